@@ -1,0 +1,63 @@
+/**
+ * Capture a live server's surface for a command: connect, capture, always close, and on
+ * Ctrl-C end the server's whole process tree before exiting. Loaded lazily, because it
+ * pulls in the MCP SDK that offline commands must not pay for.
+ */
+import { captureSurface } from "../capture/capture.ts";
+import { openSession } from "../connect/index.ts";
+import { describeTarget, targetSecrets } from "../connect/target.ts";
+import type { Contract } from "../contract/model.ts";
+import { VERSION } from "../version.ts";
+import type { ResolvedTarget } from "./target-options.ts";
+import type { Ui } from "./ui.ts";
+
+export interface CaptureResult {
+  contract: Contract;
+  transport: "stdio" | "http" | "sse";
+  elapsedMs: number;
+}
+
+export async function captureTarget(resolved: ResolvedTarget, ui: Ui): Promise<CaptureResult> {
+  const { target, clientCapabilities, timeoutMs } = resolved;
+  ui.addSecrets(targetSecrets(target));
+  const started = performance.now();
+  const where = describeTarget(target);
+  ui.debug(`connecting to ${where}`);
+  ui.progress(`starting ${where}`);
+
+  let killNow: (() => void) | undefined;
+  const onSignal = (signal: NodeJS.Signals) => {
+    killNow?.();
+    ui.stopProgress();
+    process.exit(signal === "SIGINT" ? 130 : 143);
+  };
+  process.on("SIGINT", onSignal);
+  process.on("SIGTERM", onSignal);
+  try {
+    const open = await openSession(target, {
+      clientCapabilities,
+      timeoutMs,
+      clientVersion: VERSION,
+      onPhase: (phase) => {
+        ui.progress(`waiting for ${phase} from ${where}`);
+        ui.debug(`→ ${phase}`);
+      },
+      onServerStderr: ui.verbose
+        ? (text) => ui.debug(text.replace(/\n$/, "").replace(/^/gm, "server stderr | "))
+        : undefined,
+      onNote: (note) => ui.debug(note),
+    });
+    killNow = open.killNow;
+    try {
+      const contract = await captureSurface(open.session, clientCapabilities);
+      return { contract, transport: open.transport, elapsedMs: performance.now() - started };
+    } finally {
+      ui.progress(`closing ${where}`);
+      await open.session.close();
+    }
+  } finally {
+    ui.stopProgress();
+    process.off("SIGINT", onSignal);
+    process.off("SIGTERM", onSignal);
+  }
+}

@@ -1,0 +1,67 @@
+/** `mcp-contract snapshot`: capture a live server's surface into a lockfile. */
+import { readFileSync } from "node:fs";
+import { Command, Option } from "@commander-js/extra-typings";
+import { serializeContract } from "../contract/canonical.ts";
+import { assertWritable, writeFileAtomic } from "../util/write-atomic.ts";
+import { type GlobalOptions, makeUi, writeStdout } from "./globals.ts";
+import { serverLabel, surfaceCounts } from "./summary.ts";
+import { addTargetOptions, resolveTarget, type TargetOptionValues } from "./target-options.ts";
+
+export const DEFAULT_LOCKFILE = "mcp.contract.json";
+
+export function snapshotCommand() {
+  const command = addTargetOptions(
+    new Command("snapshot")
+      .summary("capture a server's surface into a contract lockfile")
+      .description(
+        "Start or connect to an MCP server, capture its whole surface (tools with their schemas and annotations, resources, resource templates, prompts, capabilities) and write it as a deterministic contract lockfile to commit beside your code.",
+      )
+      .argument("[command...]", "the stdio server to start, after `--`; its own flags pass through untouched")
+      .addOption(
+        new Option("-o, --output <file>", "where to write the lockfile; - for stdout").default(DEFAULT_LOCKFILE),
+      ),
+  ).addHelpText(
+    "after",
+    `
+Examples:
+  $ mcp-contract snapshot -- node dist/server.js
+  $ mcp-contract snapshot -o contracts/weather.json -- npx -y @acme/weather-mcp --region eu
+  $ mcp-contract snapshot --url http://127.0.0.1:3000/mcp --bearer "$TOKEN"
+  $ mcp-contract snapshot --server github --config .mcp.json
+  $ mcp-contract snapshot -o - -- python server.py | jq '.tools[].name'`,
+  );
+
+  return command.action(async (commandArgs, rawOptions, cmd) => {
+    const options = rawOptions as unknown as TargetOptionValues & { output: string };
+    const globals = cmd.optsWithGlobals() as GlobalOptions;
+    const ui = makeUi(globals);
+    const toStdout = options.output === "-";
+    if (!toStdout) assertWritable(options.output);
+    const resolved = resolveTarget(commandArgs, options, (name) => cmd.getOptionValueSource(name as never));
+
+    const { captureTarget } = await import("./capture-target.ts");
+    const { contract, elapsedMs } = await captureTarget(resolved, ui);
+    const text = serializeContract(contract);
+
+    let destination = options.output;
+    if (toStdout) {
+      await writeStdout(text);
+      destination = "stdout";
+    } else if (readIfExists(options.output) === text) {
+      destination = `${options.output} (unchanged)`;
+    } else {
+      writeFileAtomic(options.output, text);
+    }
+    ui.info(
+      `captured ${surfaceCounts(contract)} from ${serverLabel(contract)} → ${destination} ${ui.dim(`in ${(elapsedMs / 1000).toFixed(1)} s`)}`,
+    );
+  });
+}
+
+function readIfExists(path: string): string | undefined {
+  try {
+    return readFileSync(path, "utf8");
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,22 @@
+import type { Contract } from "../contract/model.ts";
+
+export function plural(n: number, one: string, many = `${one}s`): string {
+  return `${n} ${n === 1 ? one : many}`;
+}
+
+/** "13 tools, 7 resources, 2 templates, 4 prompts" */
+export function surfaceCounts(contract: Contract): string {
+  return [
+    plural(contract.tools.length, "tool"),
+    plural(contract.resources.length, "resource"),
+    plural(contract.resourceTemplates.length, "template"),
+    plural(contract.prompts.length, "prompt"),
+  ].join(", ");
+}
+
+/** "mcp-servers/everything 2.0.0 (protocol 2025-11-25)" */
+export function serverLabel(contract: Contract): string {
+  const name = typeof contract.server.name === "string" ? contract.server.name : "unnamed server";
+  const version = typeof contract.server.version === "string" ? ` ${contract.server.version}` : "";
+  return `${name}${version} (protocol ${contract.protocolVersion})`;
+}

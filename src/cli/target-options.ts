@@ -1,0 +1,113 @@
+/**
+ * The TARGET flags every live command shares (snapshot, check, lint), and their
+ * resolution into a Target. Kept in one place so the commands cannot drift apart.
+ */
+import { type Command, InvalidArgumentError, Option } from "@commander-js/extra-typings";
+import { parseClientCapabilities, parseTarget, type Target } from "../connect/target.ts";
+import type { ClientCapability } from "../contract/model.ts";
+import { UsageError } from "../errors.ts";
+import { DEFAULT_MCP_CONFIG, resolveConfiguredServer } from "./mcp-config.ts";
+
+const collect = (value: string, previous: string[] = []) => [...previous, value];
+
+function seconds(value: string): number {
+  const n = Number(value);
+  if (!Number.isFinite(n) || n <= 0) throw new InvalidArgumentError("expected a positive number of seconds.");
+  return n;
+}
+
+export function addTargetOptions<C extends Command<[string[]], Record<string, unknown>>>(command: C) {
+  return command
+    .addOption(
+      new Option("--url <url>", "connect to a Streamable HTTP server (falls back to legacy SSE)").helpGroup("Target:"),
+    )
+    .addOption(
+      new Option("--header <header>", 'HTTP header "Name: value" to send (repeatable)')
+        .argParser(collect)
+        .helpGroup("Target:"),
+    )
+    .addOption(
+      new Option("--bearer <token>", "send Authorization: Bearer TOKEN")
+        .env("MCP_CONTRACT_BEARER")
+        .helpGroup("Target:"),
+    )
+    .addOption(
+      new Option("--transport <kind>", "HTTP transport to use")
+        .choices(["auto", "http", "sse"] as const)
+        .default("auto" as const)
+        .helpGroup("Target:"),
+    )
+    .addOption(new Option("--server <name>", "take the server from an MCP client config file").helpGroup("Target:"))
+    .addOption(
+      new Option("--config <file>", `MCP client config file for --server`)
+        .default(DEFAULT_MCP_CONFIG)
+        .helpGroup("Target:"),
+    )
+    .addOption(
+      new Option("--env <KEY=VALUE>", "extra environment variable for a stdio server (repeatable)")
+        .argParser(collect)
+        .helpGroup("Target:"),
+    )
+    .addOption(new Option("--cwd <dir>", "working directory for a stdio server").helpGroup("Target:"))
+    .addOption(
+      new Option("--timeout <seconds>", "give up on the capture after this long")
+        .argParser(seconds)
+        .default(30)
+        .helpGroup("Target:"),
+    )
+    .addOption(
+      new Option("--client-capabilities <list>", "declare client capabilities: roots,sampling,elicitation").helpGroup(
+        "Target:",
+      ),
+    );
+}
+
+export interface TargetOptionValues {
+  url?: string;
+  header?: string[];
+  bearer?: string;
+  transport: "auto" | "http" | "sse";
+  server?: string;
+  config: string;
+  env?: string[];
+  cwd?: string;
+  timeout: number;
+  clientCapabilities?: string;
+}
+
+export interface ResolvedTarget {
+  target: Target;
+  clientCapabilities: ClientCapability[];
+  timeoutMs: number;
+}
+
+export function resolveTarget(
+  commandArgs: string[],
+  opts: TargetOptionValues,
+  optionSource: (name: string) => string | undefined,
+): ResolvedTarget {
+  // A bearer from the environment is for HTTP targets; it must not break a stdio one.
+  const bearerFromEnv = optionSource("bearer") === "env";
+  let flags = { ...opts, bearer: opts.bearer };
+  let command = commandArgs;
+  if (opts.server) {
+    if (command.length || opts.url)
+      throw new UsageError("give --server NAME alone, without a command after `--` or --url.");
+    const configured = resolveConfiguredServer(opts.server, opts.config);
+    command = configured.command ?? [];
+    flags = {
+      ...flags,
+      url: configured.url,
+      header: [...(configured.headers ?? []), ...(opts.header ?? [])],
+      env: [...(configured.env ?? []), ...(opts.env ?? [])],
+      cwd: opts.cwd ?? configured.cwd,
+      transport: opts.transport !== "auto" ? opts.transport : (configured.transport ?? "auto"),
+    };
+  }
+  if (command.length && bearerFromEnv) flags.bearer = undefined;
+  return {
+    target: parseTarget(command, flags),
+    clientCapabilities: parseClientCapabilities(opts.clientCapabilities),
+    timeoutMs: Math.round(opts.timeout * 1000),
+  };
+}

@@ -1,0 +1,225 @@
+/**
+ * TARGET → an initialized Session. Knows each transport's ways of failing and turns them
+ * into messages that name the cause and the fix.
+ */
+import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
+import { StreamableHTTPClientTransport, StreamableHTTPError } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { errorMessage, ServerError, UsageError } from "../errors.ts";
+import { Session, type SessionOptions } from "./session.ts";
+import { ChildProcessTransport } from "./stdio-transport.ts";
+import type { Target } from "./target.ts";
+
+export interface ConnectOptions extends SessionOptions {
+  /** Receives the server's stderr as it arrives (shown with --verbose). */
+  onServerStderr?: (text: string) => void;
+  /** Receives diagnostic notes (transport fallback and the like), shown with --verbose. */
+  onNote?: (text: string) => void;
+}
+
+export interface OpenSession {
+  session: Session;
+  /** Which transport carried the session: stdio, http or sse. */
+  transport: "stdio" | "http" | "sse";
+  /** Ends the session at once, for signal handlers. */
+  killNow: () => void;
+}
+
+export async function openSession(target: Target, options: ConnectOptions): Promise<OpenSession> {
+  if (target.kind === "stdio") return openStdio(target, options);
+  if (target.transport === "sse") return openHttp(target, options, "sse");
+  try {
+    return await openHttp(target, options, "http");
+  } catch (error) {
+    // Spec, backwards compatibility: a 4xx to the initialize POST (other than auth) means
+    // the server may speak the older HTTP+SSE transport; try a GET for its event stream.
+    const status = httpStatus(error);
+    if (
+      target.transport === "http" ||
+      status === undefined ||
+      status < 400 ||
+      status >= 500 ||
+      status === 401 ||
+      status === 403
+    ) {
+      throw error;
+    }
+    options.onNote?.(`Streamable HTTP POST got HTTP ${status}; trying the legacy HTTP+SSE transport`);
+    try {
+      return await openHttp(target, options, "sse");
+    } catch (sseError) {
+      if (httpStatus(sseError) === undefined && !(sseError instanceof ServerError)) throw sseError;
+      throw new ServerError(
+        `${target.url.href} is not an MCP endpoint: a Streamable HTTP POST got HTTP ${status}, and the legacy HTTP+SSE GET failed too (${describeHttpFailure(sseError)}). Check the URL's path; MCP servers commonly serve /mcp (Streamable HTTP) or /sse (legacy).`,
+        { cause: sseError },
+      );
+    }
+  }
+}
+
+async function openStdio(target: Extract<Target, { kind: "stdio" }>, options: ConnectOptions): Promise<OpenSession> {
+  const transport = new ChildProcessTransport(target, options.onServerStderr);
+  const session = new Session(transport, options);
+  const shown = [target.command, ...target.args].join(" ");
+  const tail = () => {
+    const lines = transport.stderrTail();
+    return lines.length
+      ? ` Its last stderr lines:\n${lines.map((l) => `  | ${l}`).join("\n")}`
+      : " It wrote nothing to stderr.";
+  };
+  transport.onNoise = (line) => {
+    const shownLine = line.length > 120 ? `${line.slice(0, 120)}…` : line;
+    session.abort(
+      new ServerError(
+        `\`${shown}\` wrote text that is not a JSON-RPC message to stdout: ${JSON.stringify(shownLine)}. An MCP stdio server must write only protocol messages to stdout; send logs and banners to stderr instead.`,
+      ),
+    );
+  };
+  transport.onExit = (exit) => {
+    const how = exit.signal ? `was killed by ${exit.signal}` : `exited with code ${exit.code}`;
+    session.abort(new ServerError(`the server \`${shown}\` ${how} during ${session.currentPhase()}.${tail()}`));
+  };
+  try {
+    await transport.start();
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "ENOENT") {
+      throw new ServerError(
+        `cannot start the server: command not found: ${target.command}. Check the spelling and that it is installed and on PATH (or give its full path) after \`--\`.`,
+      );
+    }
+    if (code === "EACCES") {
+      throw new ServerError(
+        `cannot start the server: permission denied running ${target.command}. Make it executable (chmod +x) or run it through its interpreter, e.g. \`-- node ${target.command}\`.`,
+      );
+    }
+    if (code === "ENOENT_CWD" || (code === undefined && target.cwd)) {
+      throw new UsageError(`cannot start the server in --cwd ${target.cwd}: ${errorMessage(error)}`);
+    }
+    throw new ServerError(`cannot start the server \`${shown}\`: ${errorMessage(error)}`, { cause: error });
+  }
+  try {
+    await session.initialize();
+  } catch (error) {
+    await session.close();
+    throw error;
+  }
+  return { session, transport: "stdio", killNow: () => transport.killNow() };
+}
+
+async function openHttp(
+  target: Extract<Target, { kind: "http" }>,
+  options: ConnectOptions,
+  kind: "http" | "sse",
+): Promise<OpenSession> {
+  const requestInit: RequestInit = { headers: target.headers };
+  const transport =
+    kind === "http"
+      ? new StreamableHTTPClientTransport(target.url, { requestInit })
+      : new SSEClientTransport(target.url, { requestInit, eventSourceInit: { fetch: withHeaders(target.headers) } });
+  const session = new Session(transport, options);
+  try {
+    await session.initialize();
+  } catch (error) {
+    await session.close();
+    throw explainHttpError(error, target);
+  }
+  return { session, transport: kind, killNow: () => void session.close() };
+}
+
+/** EventSource's GET carries no requestInit headers; add them (auth) through its fetch. */
+function withHeaders(headers: Record<string, string>) {
+  return (url: string | URL, init?: RequestInit) => {
+    const merged = new Headers(init?.headers);
+    for (const [k, v] of Object.entries(headers)) merged.set(k, v);
+    return fetch(url, { ...init, headers: merged });
+  };
+}
+
+function httpStatus(error: unknown): number | undefined {
+  const code = (error as { code?: unknown })?.code;
+  if (
+    (error instanceof StreamableHTTPError || (error as Error)?.name === "SseError") &&
+    typeof code === "number" &&
+    code > 0
+  ) {
+    return code;
+  }
+  const status = (error as { status?: unknown })?.status;
+  return typeof status === "number" ? status : undefined;
+}
+
+function describeHttpFailure(error: unknown): string {
+  const status = httpStatus(error);
+  return status ? `HTTP ${status}` : errorMessage(error).replace(/^(SSE|Streamable HTTP) error: /, "");
+}
+
+function explainHttpError(error: unknown, target: Extract<Target, { kind: "http" }>): unknown {
+  if (error instanceof ServerError || error instanceof UsageError) return error;
+  const url = target.url.href;
+  const status = httpStatus(error);
+  const hasAuth = Object.keys(target.headers).some((h) => /^(authorization|x-api-key|api-key|cookie)$/i.test(h));
+  if (status === 401) {
+    return new ServerError(
+      hasAuth
+        ? `${url} answered HTTP 401 Unauthorized: it rejected the credentials given. Check that the token passed with --bearer (or MCP_CONTRACT_BEARER) or --header is valid and not expired.`
+        : `${url} answered HTTP 401 Unauthorized: the server needs credentials. Pass a token with --bearer TOKEN (or the MCP_CONTRACT_BEARER environment variable), or another header with --header "Name: value".`,
+      { cause: error },
+    );
+  }
+  if (status === 403) {
+    return new ServerError(
+      hasAuth
+        ? `${url} answered HTTP 403 Forbidden: the credentials were accepted but do not allow this. Use a token with the needed scopes or permissions.`
+        : `${url} answered HTTP 403 Forbidden. If the server needs credentials, pass them with --bearer TOKEN or --header "Name: value".`,
+      { cause: error },
+    );
+  }
+  if (status === 404) {
+    return new ServerError(
+      `${url} answered HTTP 404 Not Found: no MCP endpoint at that path. Check the URL; MCP servers commonly serve /mcp.`,
+      { cause: error },
+    );
+  }
+  if (status !== undefined) {
+    return new ServerError(
+      `${url} answered HTTP ${status} to the MCP ${target.transport === "sse" ? "SSE stream request" : "initialize request"}: ${shortMessage(error)}`,
+      { cause: error },
+    );
+  }
+  const text = errorMessage(error);
+  const code = networkCode(error);
+  if (code === "ECONNREFUSED" || code === "ConnectionRefused") {
+    return new ServerError(
+      `cannot connect to ${url}: connection refused. Is the server running and listening on ${target.url.host}?`,
+      { cause: error },
+    );
+  }
+  if (code === "ENOTFOUND" || code === "EAI_AGAIN") {
+    return new ServerError(
+      `cannot connect to ${url}: the host name ${target.url.hostname} does not resolve. Check the URL.`,
+      { cause: error },
+    );
+  }
+  if (/Unexpected content type/i.test(text)) {
+    const type = /Unexpected content type: (.*)$/i.exec(text)?.[1] ?? "an unexpected content type";
+    return new ServerError(
+      `${url} answered with ${type}, not an MCP response: it is not an MCP endpoint. Check the URL's path; MCP servers commonly serve /mcp.`,
+      { cause: error },
+    );
+  }
+  if (code) return new ServerError(`cannot connect to ${url}: ${code} (${text}).`, { cause: error });
+  return new ServerError(`talking to ${url} failed: ${text}`, { cause: error });
+}
+
+function shortMessage(error: unknown): string {
+  const text = errorMessage(error).replace(/^(SSE|Streamable HTTP) error: /, "");
+  return text.length > 300 ? `${text.slice(0, 300)}…` : text;
+}
+
+function networkCode(error: unknown): string | undefined {
+  for (let e: unknown = error, depth = 0; e && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === "string") return code;
+  }
+  return undefined;
+}

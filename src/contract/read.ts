@@ -1,0 +1,68 @@
+/**
+ * Reading a lockfile: parse, check its shape, and say exactly what is wrong and where.
+ * Pure; the caller reads the file. Every problem is a UsageError (exit 2).
+ */
+import { UsageError } from "../errors.ts";
+import { locateJsonError } from "./json-position.ts";
+import { CLIENT_CAPABILITIES, type Contract, isJsonObject, LOCKFILE_VERSION, SURFACE_LISTS } from "./model.ts";
+
+const HINT = "Regenerate it with `mcp-contract snapshot`, or restore it from version control.";
+
+export function parseContract(text: string, source: string): Contract {
+  if (text.trim() === "") {
+    throw new UsageError(`${source} is empty, so it holds no contract. ${HINT}`);
+  }
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch {
+    const where = locateJsonError(text);
+    throw new UsageError(`${source}:${where.line}:${where.column}: not valid JSON: ${where.message}. ${HINT}`);
+  }
+  const problem = (path: string, what: string) =>
+    new UsageError(`${source} is not a valid mcp-contract lockfile: at ${path}, ${what}. ${HINT}`);
+
+  if (!isJsonObject(data)) throw problem("$", "expected an object");
+  const version = data.lockfileVersion;
+  if (version === undefined) {
+    throw new UsageError(
+      `${source} is not an mcp-contract lockfile: it has no "lockfileVersion" field. Create one with \`mcp-contract snapshot -o ${source} -- <server command>\`.`,
+    );
+  }
+  if (typeof version !== "number" || !Number.isInteger(version) || version < 1) {
+    throw problem("$.lockfileVersion", `expected a positive integer, found ${JSON.stringify(version)}`);
+  }
+  if (version > LOCKFILE_VERSION) {
+    throw new UsageError(
+      `${source} uses lockfile version ${version}, but this mcp-contract reads version ${LOCKFILE_VERSION} at most: it was written by a newer mcp-contract. Upgrade mcp-contract to read it.`,
+    );
+  }
+  if (!isJsonObject(data.server)) throw problem("$.server", "expected an object (the server's serverInfo)");
+  if (typeof data.protocolVersion !== "string") throw problem("$.protocolVersion", "expected a string");
+  if (!isJsonObject(data.capabilities)) throw problem("$.capabilities", "expected an object");
+  if (data.instructions !== undefined && typeof data.instructions !== "string") {
+    throw problem("$.instructions", "expected a string");
+  }
+  const capture = data.capture;
+  if (!isJsonObject(capture)) throw problem("$.capture", "expected an object");
+  if (!Array.isArray(capture.clientCapabilities)) throw problem("$.capture.clientCapabilities", "expected an array");
+  capture.clientCapabilities.forEach((cap, i) => {
+    if (!CLIENT_CAPABILITIES.includes(cap as never)) {
+      throw problem(
+        `$.capture.clientCapabilities[${i}]`,
+        `expected one of ${CLIENT_CAPABILITIES.join(", ")}, found ${JSON.stringify(cap)}`,
+      );
+    }
+  });
+  for (const list of SURFACE_LISTS) {
+    const items = data[list.key];
+    if (!Array.isArray(items)) throw problem(`$.${list.key}`, "expected an array");
+    items.forEach((item, i) => {
+      if (!isJsonObject(item)) throw problem(`$.${list.key}[${i}]`, "expected an object");
+      if (typeof item[list.id] !== "string") {
+        throw problem(`$.${list.key}[${i}].${list.id}`, "expected a string");
+      }
+    });
+  }
+  return data as unknown as Contract;
+}
