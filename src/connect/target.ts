@@ -113,11 +113,15 @@ export function parseClientCapabilities(value: string | undefined): ClientCapabi
 /** Values that must never be printed: bearer tokens and header values. */
 export function targetSecrets(target: Target): string[] {
   if (target.kind !== "http") return [];
-  return Object.values(target.headers)
+  const password = target.url.password ? [decodeURIComponent(target.url.password), target.url.password] : [];
+  return [...password, ...Object.values(target.headers)]
     .flatMap((v) => [v, v.replace(/^Bearer\s+/i, "")])
     .filter((v) => v.length >= 4);
 }
 
 export function describeTarget(target: Target): string {
-  return target.kind === "stdio" ? `\`${[target.command, ...target.args].join(" ")}\`` : target.url.href;
+  if (target.kind === "stdio") return `\`${[target.command, ...target.args].join(" ")}\``;
+  const shown = new URL(target.url.href);
+  if (shown.password) shown.password = "***";
+  return shown.href;
 }

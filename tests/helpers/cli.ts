@@ -25,7 +25,13 @@ export async function runCli(
   const cmd = BIN ? [BIN, ...args] : [BUN, join(ROOT, "main.ts"), ...args];
   const env: Record<string, string | undefined> = { ...process.env, NO_COLOR: "1", ...options.env };
   for (const key of Object.keys(env)) if (env[key] === undefined) delete env[key];
-  const proc = Bun.spawn(cmd, { cwd: options.cwd ?? ROOT, env: env as Record<string, string>, stdout: "pipe", stderr: "pipe", stdin: "ignore" });
+  const proc = Bun.spawn(cmd, {
+    cwd: options.cwd ?? ROOT,
+    env: env as Record<string, string>,
+    stdout: "pipe",
+    stderr: "pipe",
+    stdin: "ignore",
+  });
   const timer = setTimeout(() => proc.kill("SIGKILL"), options.timeoutMs ?? 45_000);
   const [stdout, stderr, code] = await Promise.all([
     new Response(proc.stdout).text(),

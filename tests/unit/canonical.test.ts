@@ -21,16 +21,36 @@ describe("serializeContract", () => {
   test("is byte-identical whatever the key and item order", () => {
     const a = contract({
       tools: [
-        { name: "b", inputSchema: { type: "object", properties: { y: { type: "string" }, x: { type: "number" } }, required: ["y", "x"] } },
+        {
+          name: "b",
+          inputSchema: {
+            type: "object",
+            properties: { y: { type: "string" }, x: { type: "number" } },
+            required: ["y", "x"],
+          },
+        },
         { name: "a", description: "first", inputSchema: { type: "object" } },
       ],
-      resources: [{ uri: "z://2", name: "two" }, { uri: "a://1", name: "one" }],
+      resources: [
+        { uri: "z://2", name: "two" },
+        { uri: "a://1", name: "one" },
+      ],
     });
     const b = contract({
-      resources: [{ name: "one", uri: "a://1" }, { name: "two", uri: "z://2" }],
+      resources: [
+        { name: "one", uri: "a://1" },
+        { name: "two", uri: "z://2" },
+      ],
       tools: [
         { inputSchema: { type: "object" }, description: "first", name: "a" },
-        { inputSchema: { required: ["x", "y"], properties: { x: { type: "number" }, y: { type: "string" } }, type: "object" }, name: "b" },
+        {
+          inputSchema: {
+            required: ["x", "y"],
+            properties: { x: { type: "number" }, y: { type: "string" } },
+            type: "object",
+          },
+          name: "b",
+        },
       ],
     });
     expect(serializeContract(a)).toBe(serializeContract(b));
@@ -38,7 +58,10 @@ describe("serializeContract", () => {
 
   test("puts the top-level fields and item identity first, 2-space JSON, trailing newline", () => {
     const text = serializeContract(
-      contract({ instructions: "hi", tools: [{ title: "T", annotations: {}, name: "t", description: "d", inputSchema: {} }] }),
+      contract({
+        instructions: "hi",
+        tools: [{ title: "T", annotations: {}, name: "t", description: "d", inputSchema: {} }],
+      }),
     );
     expect(Object.keys(JSON.parse(text))).toEqual([
       "lockfileVersion",
@@ -52,7 +75,13 @@ describe("serializeContract", () => {
       "resourceTemplates",
       "prompts",
     ]);
-    expect(Object.keys(JSON.parse(text).tools[0])).toEqual(["name", "title", "description", "annotations", "inputSchema"]);
+    expect(Object.keys(JSON.parse(text).tools[0])).toEqual([
+      "name",
+      "title",
+      "description",
+      "annotations",
+      "inputSchema",
+    ]);
     expect(text.endsWith("}\n")).toBe(true);
     expect(text).toContain('\n  "lockfileVersion": 1,\n');
   });
@@ -73,16 +102,29 @@ describe("serializeContract", () => {
         prompts: [{ name: "p", arguments: [{ name: "z" }, { name: "a" }] }],
       }),
     );
-    const schema = out.tools[0]?.inputSchema as { required: string[]; properties: { u: { enum: string[]; default: { required: string[] } } } };
+    const schema = out.tools[0]?.inputSchema as {
+      required: string[];
+      properties: { u: { enum: string[]; default: { required: string[] } } };
+    };
     expect(schema.required).toEqual(["a", "b"]);
     expect(schema.properties.u.enum).toEqual(["z", "a"]);
     expect(schema.properties.u.default.required).toEqual(["q", "p"]);
-    expect((out.prompts[0]?.arguments as { name: string }[]).map((a) => a.name)).toEqual(["z", "a"]);
+    expect((out.prompts[0]!.arguments as { name: string }[]).map((a) => a.name)).toEqual(["z", "a"]);
   });
 
   test("keeps duplicate items, ordered deterministically", () => {
-    const one = contract({ tools: [{ name: "t", description: "2" }, { name: "t", description: "1" }] });
-    const two = contract({ tools: [{ name: "t", description: "1" }, { name: "t", description: "2" }] });
+    const one = contract({
+      tools: [
+        { name: "t", description: "2" },
+        { name: "t", description: "1" },
+      ],
+    });
+    const two = contract({
+      tools: [
+        { name: "t", description: "1" },
+        { name: "t", description: "2" },
+      ],
+    });
     expect(serializeContract(one)).toBe(serializeContract(two));
     expect(canonicalContract(one).tools.map((t) => t.description)).toEqual(["1", "2"]);
   });
