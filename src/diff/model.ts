@@ -1,0 +1,59 @@
+/**
+ * What the diff engine produces: a Change is data, not a string. Formatters only render it.
+ * Pure types; no I/O.
+ */
+import type { Json } from "../contract/model.ts";
+
+/** Ordered from most to least severe. */
+export const SEVERITIES = ["breaking", "minor", "patch"] as const;
+export type Severity = (typeof SEVERITIES)[number];
+
+/**
+ * input: what callers send (tool arguments, prompt arguments) — contravariant.
+ * output: what callers receive (structured tool results, resources) — covariant.
+ */
+export type Direction = "input" | "output";
+
+export type TargetKind = "tool" | "resource" | "resourceTemplate" | "prompt" | "server";
+
+export interface ChangeTarget {
+  kind: TargetKind;
+  /** Tool/prompt name, resource uri, template uriTemplate; "" for the server itself. */
+  name: string;
+}
+
+export interface Change {
+  /** Rule id from the catalog (src/diff/catalog.ts). */
+  rule: string;
+  severity: Severity;
+  target: ChangeTarget;
+  /** Which way values flow through the changed part, where that decides the verdict. */
+  direction?: Direction;
+  /** JSON Pointer inside the item (e.g. /inputSchema/properties/units/enum), "" for the item itself. */
+  path: string;
+  before?: Json;
+  after?: Json;
+  /** One line saying what changed, for people. */
+  message: string;
+  /** Why the verdict is what it is, when that is not obvious (e.g. undecidable statically). */
+  note?: string;
+  /** A likely rename, for a removed item that resembles an added one (a hint only). */
+  renamedTo?: string;
+  /** A concrete value that shows the break: accepted before and rejected now (input), or the reverse (output). */
+  witness?: Json;
+  /** Stable across runs and commits: same rule, target, direction and path give the same fingerprint. */
+  fingerprint: string;
+}
+
+export type SemverBump = "major" | "minor" | "patch" | "none";
+
+export function bumpFor(changes: readonly Change[]): SemverBump {
+  if (changes.some((c) => c.severity === "breaking")) return "major";
+  if (changes.some((c) => c.severity === "minor")) return "minor";
+  if (changes.some((c) => c.severity === "patch")) return "patch";
+  return "none";
+}
+
+export function severityRank(severity: Severity): number {
+  return SEVERITIES.indexOf(severity);
+}

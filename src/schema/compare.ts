@@ -1,0 +1,855 @@
+/**
+ * Compare two JSON Schemas as sets of values. Direction-neutral: each change's rule id
+ * says whether the new schema accepts fewer values (a narrowing rule) or more (a widening
+ * rule), and the diff layer turns that into a severity for input or output via the catalog.
+ * Pure; no I/O.
+ *
+ * Both schemas are normalized first (see normalize.ts). Local $refs are followed on both
+ * sides with a memo of compared pairs, so shared and recursive definitions terminate and a
+ * definition is compared only where a schema reaches it.
+ */
+import { isJsonObject, type Json, type JsonObject } from "../contract/model.ts";
+import {
+  ANNOTATION_KEYWORDS,
+  allowsType,
+  asObject,
+  canonicalText,
+  escapePointer,
+  isNever,
+  JSON_TYPES,
+  type JsonType,
+  jsonEqual,
+  type Norm,
+  normalize,
+  resolveRef,
+} from "./normalize.ts";
+
+export interface SchemaChange {
+  /** Rule id from src/diff/catalog.ts (group "schema"). */
+  rule: string;
+  /**
+   * JSON Pointer from the schema root to the changed node. Segments are schema keywords
+   * and property names; a "$ref" segment means "follow this node's local reference", so the
+   * path can be walked on both the old and the new schema.
+   */
+  path: string;
+  before?: Json;
+  after?: Json;
+  message: string;
+  note?: string;
+}
+
+/** Keywords the comparators below understand; anything else is an annotation. */
+const VALIDATION_KEYWORDS = new Set([
+  "$ref",
+  "type",
+  "nullable",
+  "enum",
+  "const",
+  "properties",
+  "required",
+  "additionalProperties",
+  "unevaluatedProperties",
+  "patternProperties",
+  "propertyNames",
+  "dependentRequired",
+  "dependentSchemas",
+  "dependencies",
+  "minProperties",
+  "maxProperties",
+  "minimum",
+  "maximum",
+  "exclusiveMinimum",
+  "exclusiveMaximum",
+  "multipleOf",
+  "minLength",
+  "maxLength",
+  "pattern",
+  "format",
+  "items",
+  "prefixItems",
+  "additionalItems",
+  "unevaluatedItems",
+  "minItems",
+  "maxItems",
+  "uniqueItems",
+  "contains",
+  "minContains",
+  "maxContains",
+  "anyOf",
+  "oneOf",
+  "allOf",
+  "not",
+  "if",
+  "then",
+  "else",
+]);
+
+/** Deeper than this, a schema is either pathological or cyclic through inlined refs. */
+const MAX_DEPTH = 256;
+
+interface Context {
+  oldRoot: Json;
+  newRoot: Json;
+  out: SchemaChange[];
+  /** Pairs of $ref targets already compared (or being compared): cycles end here. */
+  seen: WeakMap<object, WeakSet<object>>;
+  depth: number;
+}
+
+export function compareSchemas(oldSchema: Json | undefined, newSchema: Json | undefined): SchemaChange[] {
+  if (jsonEqual(oldSchema, newSchema)) return [];
+  const ctx: Context = { oldRoot: oldSchema ?? {}, newRoot: newSchema ?? {}, out: [], seen: new WeakMap(), depth: 0 };
+  compareNode(ctx.oldRoot, ctx.newRoot, "", ctx);
+  return ctx.out;
+}
+
+function emit(ctx: Context, rule: string, path: string, message: string, extra: Partial<SchemaChange> = {}): void {
+  ctx.out.push({ rule, path, message, ...extra });
+}
+
+const show = (value: Json | undefined): string => {
+  const text = JSON.stringify(value) ?? "undefined";
+  return text.length > 60 ? `${text.slice(0, 57)}…` : text;
+};
+
+function containsRef(node: Json): boolean {
+  return canonicalText(node).includes('"$ref"');
+}
+
+function without(node: JsonObject, key: string): JsonObject {
+  const copy = { ...node };
+  delete copy[key];
+  return copy;
+}
+
+function compareNode(a: Json, b: Json, path: string, ctx: Context): void {
+  // Identical text is identical meaning, unless a $ref inside points at a changed definition.
+  if (canonicalText(a) === canonicalText(b) && !containsRef(a)) return;
+  if (ctx.depth > MAX_DEPTH) return;
+  ctx.depth++;
+  try {
+    compareResolved(a, b, path, ctx);
+  } finally {
+    ctx.depth--;
+  }
+}
+
+function compareResolved(a: Json, b: Json, path: string, ctx: Context): void {
+  let A = asObject(a);
+  let B = asObject(b);
+  const refA = typeof A.$ref === "string" ? A.$ref : undefined;
+  const refB = typeof B.$ref === "string" ? B.$ref : undefined;
+  if (refA !== undefined && refB !== undefined) {
+    const targetA = resolveRef(ctx.oldRoot, refA);
+    const targetB = resolveRef(ctx.newRoot, refB);
+    if (targetA === undefined || targetB === undefined) {
+      if (refA !== refB) {
+        emit(ctx, "ref-target-unresolvable", `${path}/$ref`, `reference changed from ${refA} to ${refB}`, {
+          before: refA,
+          after: refB,
+          note: "only local references (#/$defs/…) can be followed, so the effect cannot be judged",
+        });
+      }
+    } else if (!alreadyCompared(ctx, targetA, targetB)) {
+      compareNode(targetA, targetB, `${path}/$ref`, ctx);
+    }
+    A = without(A, "$ref");
+    B = without(B, "$ref");
+    if (Object.keys(A).length === 0 && Object.keys(B).length === 0) return;
+  } else if (refA !== undefined || refB !== undefined) {
+    // Only one side uses a reference: compare it inlined (its own keywords win over the target's).
+    const inlined = (node: JsonObject, ref: string | undefined, root: Json): JsonObject => {
+      if (ref === undefined) return node;
+      const target = resolveRef(root, ref);
+      if (target === undefined) return node;
+      return { ...asObject(target), ...without(node, "$ref") };
+    };
+    const nextA = inlined(A, refA, ctx.oldRoot);
+    const nextB = inlined(B, refB, ctx.newRoot);
+    if (nextA === A && nextB === B) {
+      emit(ctx, "ref-target-unresolvable", `${path}/$ref`, `reference ${refA ?? refB} cannot be resolved`, {
+        before: refA,
+        after: refB,
+        note: "only local references (#/$defs/…) can be followed, so the effect cannot be judged",
+      });
+      return;
+    }
+    compareNode(nextA, nextB, path, ctx);
+    return;
+  }
+
+  if (isNever(A) !== isNever(B) && (Object.keys(A).length === 0 || Object.keys(B).length === 0)) {
+    // true/{} versus false: everything versus nothing.
+    const narrowing = isNever(B);
+    emit(
+      ctx,
+      narrowing ? "type-narrowed" : "type-widened",
+      path,
+      narrowing ? "now accepts no value at all" : "now accepts any value",
+      {
+        before: a,
+        after: b,
+      },
+    );
+    return;
+  }
+
+  const NA = normalize(A);
+  const NB = normalize(B);
+  compareAnnotations(NA.kw, NB.kw, path, ctx);
+  if (compareOneSidedComposition(NA, NB, path, ctx)) return;
+  compareTypes(NA, NB, path, ctx);
+  compareNullability(NA, NB, path, ctx);
+  compareValues(NA, NB, path, ctx);
+  if (allowsType(NA, "object") && allowsType(NB, "object")) compareObjects(NA.kw, NB.kw, path, ctx);
+  if (allowsType(NA, "number") || allowsType(NA, "integer")) {
+    if (allowsType(NB, "number") || allowsType(NB, "integer")) compareNumbers(NA.kw, NB.kw, path, ctx);
+  }
+  if (allowsType(NA, "string") && allowsType(NB, "string")) compareStrings(NA.kw, NB.kw, path, ctx);
+  if (allowsType(NA, "array") && allowsType(NB, "array")) compareArrays(NA.kw, NB.kw, path, ctx);
+  compareComposition(NA.kw, NB.kw, path, ctx);
+}
+
+function alreadyCompared(ctx: Context, a: Json, b: Json): boolean {
+  if (!isJsonObject(a) || !isJsonObject(b)) return false;
+  let partners = ctx.seen.get(a);
+  if (!partners) {
+    partners = new WeakSet();
+    ctx.seen.set(a, partners);
+  }
+  if (partners.has(b)) return true;
+  partners.add(b);
+  return false;
+}
+
+// ── types, null, enum/const ────────────────────────────────────────────────────────────
+
+function effectiveTypes(norm: Norm): JsonType[] {
+  if (!norm.types) return JSON_TYPES.filter((t) => t !== "integer");
+  return [...norm.types];
+}
+
+function compareTypes(A: Norm, B: Norm, path: string, ctx: Context): void {
+  if (!A.types && !B.types) return;
+  const removed = effectiveTypes(A).filter((t) => !allowsType(B, t));
+  // number → integer keeps integers: that is a narrowing of number, named as such.
+  const added = effectiveTypes(B).filter((t) => !allowsType(A, t));
+  const before = A.types ? [...A.types].sort() : undefined;
+  const after = B.types ? [...B.types].sort() : undefined;
+  const typePath = `${path}/type`;
+  if (removed.length) {
+    const what = removed.map((t) => (t === "number" && allowsType(B, "integer") ? "non-integer numbers" : t));
+    emit(ctx, "type-narrowed", typePath, `no longer accepts ${what.join(", ")}`, { before, after });
+  }
+  if (added.length) {
+    const what = added.map((t) => (t === "number" && allowsType(A, "integer") ? "non-integer numbers" : t));
+    emit(ctx, "type-widened", typePath, `now also accepts ${what.join(", ")}`, { before, after });
+  }
+}
+
+function compareNullability(A: Norm, B: Norm, path: string, ctx: Context): void {
+  if (A.nullable === B.nullable) return;
+  // A node with no constraint at all accepts null implicitly; only explicit changes matter here.
+  if (A.nullable) emit(ctx, "null-removed", path, "no longer accepts null", { before: null });
+  else emit(ctx, "null-added", path, "now accepts null", { after: null });
+}
+
+function compareValues(A: Norm, B: Norm, path: string, ctx: Context): void {
+  const va = A.values;
+  const vb = B.values;
+  if (!va && !vb) return;
+  const keyword = (n: Norm) => (n.isConst ? "const" : "enum");
+  if (!va && vb) {
+    if (B.isConst) emit(ctx, "const-added", `${path}/const`, `now pinned to ${show(vb[0])}`, { after: vb[0] });
+    else emit(ctx, "enum-added", `${path}/enum`, `now restricted to ${show(vb)}`, { after: vb });
+    return;
+  }
+  if (va && !vb) {
+    if (A.isConst) emit(ctx, "const-removed", `${path}/const`, `no longer pinned to ${show(va[0])}`, { before: va[0] });
+    else emit(ctx, "enum-removed", `${path}/enum`, `no longer restricted to ${show(va)}`, { before: va });
+    return;
+  }
+  if (!va || !vb) return;
+  if (A.isConst && B.isConst) {
+    if (!jsonEqual(va[0], vb[0])) {
+      emit(ctx, "const-changed", `${path}/const`, `const changed from ${show(va[0])} to ${show(vb[0])}`, {
+        before: va[0],
+        after: vb[0],
+      });
+    }
+    return;
+  }
+  const inB = new Set(vb.map((v) => canonicalText(v)));
+  const inA = new Set(va.map((v) => canonicalText(v)));
+  const valuePath = `${path}/${keyword(B)}`;
+  for (const v of va) {
+    if (!inB.has(canonicalText(v)))
+      emit(ctx, "enum-value-removed", valuePath, `value ${show(v)} no longer allowed`, { before: v });
+  }
+  for (const v of vb) {
+    if (!inA.has(canonicalText(v)))
+      emit(ctx, "enum-value-added", valuePath, `value ${show(v)} now allowed`, { after: v });
+  }
+}
+
+// ── objects ────────────────────────────────────────────────────────────────────────────
+
+/** open: anything goes; closed: nothing; schema: constrained. */
+function openness(schema: Json | undefined): "open" | "closed" | "schema" {
+  if (schema === undefined || schema === true) return "open";
+  if (isNever(schema)) return "closed";
+  const node = asObject(schema);
+  return Object.keys(node).some((k) => !ANNOTATION_KEYWORDS.has(k)) ? "schema" : "open";
+}
+
+function compareObjects(a: JsonObject, b: JsonObject, path: string, ctx: Context): void {
+  const pa = isJsonObject(a.properties) ? a.properties : {};
+  const pb = isJsonObject(b.properties) ? b.properties : {};
+  const closedA = openness(a.additionalProperties) === "closed" && !isJsonObject(a.patternProperties);
+  const closedB = openness(b.additionalProperties) === "closed" && !isJsonObject(b.patternProperties);
+  const names = [...new Set([...Object.keys(pa), ...Object.keys(pb)])].sort();
+  for (const name of names) {
+    const propPath = `${path}/properties/${escapePointer(name)}`;
+    const inA = Object.hasOwn(pa, name);
+    const inB = Object.hasOwn(pb, name);
+    if (inA && inB) compareNode(pa[name] as Json, pb[name] as Json, propPath, ctx);
+    else if (inA) {
+      emit(
+        ctx,
+        closedB ? "closed-object-property-removed" : "property-removed",
+        propPath,
+        `property "${name}" removed`,
+        {
+          before: pa[name] as Json,
+        },
+      );
+    } else {
+      emit(ctx, closedA ? "closed-object-property-added" : "property-added", propPath, `property "${name}" added`, {
+        after: pb[name] as Json,
+      });
+    }
+  }
+
+  const ra = new Set(stringList(a.required));
+  const rb = new Set(stringList(b.required));
+  for (const name of [...rb].sort()) {
+    if (!ra.has(name))
+      emit(ctx, "required-added", `${path}/required`, `property "${name}" is now required`, { after: name });
+  }
+  for (const name of [...ra].sort()) {
+    if (!rb.has(name))
+      emit(ctx, "required-removed", `${path}/required`, `property "${name}" is no longer required`, { before: name });
+  }
+
+  for (const keyword of ["additionalProperties", "unevaluatedProperties"] as const) {
+    compareOpenness(a[keyword], b[keyword], `${path}/${keyword}`, keyword, ctx);
+  }
+  if (!jsonEqual(a.patternProperties, b.patternProperties)) {
+    const ppa = asObject(a.patternProperties);
+    const ppb = asObject(b.patternProperties);
+    const same =
+      Object.keys(ppa).length === Object.keys(ppb).length && Object.keys(ppa).every((k) => Object.hasOwn(ppb, k));
+    if (same) {
+      for (const k of Object.keys(ppa))
+        compareNode(ppa[k] as Json, ppb[k] as Json, `${path}/patternProperties/${escapePointer(k)}`, ctx);
+    } else {
+      emit(ctx, "pattern-properties-changed", `${path}/patternProperties`, "patternProperties changed", {
+        before: a.patternProperties,
+        after: b.patternProperties,
+        note: "which property names the patterns match cannot be compared statically",
+      });
+    }
+  }
+  if (a.propertyNames !== undefined || b.propertyNames !== undefined) {
+    compareNode(a.propertyNames ?? {}, b.propertyNames ?? {}, `${path}/propertyNames`, ctx);
+  }
+  const da = asObject(a.dependentRequired);
+  const db = asObject(b.dependentRequired);
+  for (const key of [...new Set([...Object.keys(da), ...Object.keys(db)])].sort()) {
+    const before = new Set(stringList(da[key]));
+    const after = new Set(stringList(db[key]));
+    const depPath = `${path}/dependentRequired/${escapePointer(key)}`;
+    for (const dep of after) {
+      if (!before.has(dep))
+        emit(ctx, "dependent-required-added", depPath, `"${key}" now requires "${dep}"`, { after: dep });
+    }
+    for (const dep of before) {
+      if (!after.has(dep))
+        emit(ctx, "dependent-required-removed", depPath, `"${key}" no longer requires "${dep}"`, { before: dep });
+    }
+  }
+  compareCount(
+    a.minProperties,
+    b.minProperties,
+    "min",
+    `${path}/minProperties`,
+    "minProperties",
+    "min-properties",
+    ctx,
+  );
+  compareCount(
+    a.maxProperties,
+    b.maxProperties,
+    "max",
+    `${path}/maxProperties`,
+    "maxProperties",
+    "max-properties",
+    ctx,
+  );
+}
+
+function compareOpenness(x: Json | undefined, y: Json | undefined, path: string, keyword: string, ctx: Context): void {
+  if (jsonEqual(x, y)) return;
+  const ox = openness(x);
+  const oy = openness(y);
+  if (ox === "schema" && oy === "schema") {
+    compareNode(x as Json, y as Json, path, ctx);
+    return;
+  }
+  if (ox === oy) return;
+  const rank = { open: 2, schema: 1, closed: 0 };
+  if (rank[oy] < rank[ox]) {
+    const how = oy === "closed" ? "are no longer allowed" : "are now constrained by a schema";
+    emit(ctx, "additional-properties-restricted", path, `properties not declared ${how} (${keyword})`, {
+      before: x,
+      after: y,
+    });
+  } else {
+    const how = oy === "open" ? "are now allowed" : "are now allowed when they match a schema";
+    emit(ctx, "additional-properties-relaxed", path, `properties not declared ${how} (${keyword})`, {
+      before: x,
+      after: y,
+    });
+  }
+}
+
+function stringList(value: Json | undefined): string[] {
+  return Array.isArray(value) ? value.filter((v): v is string => typeof v === "string") : [];
+}
+
+/** min*: absent means 0; max*: absent means unbounded. Rule ids end in -raised / -lowered. */
+function compareCount(
+  x: Json | undefined,
+  y: Json | undefined,
+  kind: "min" | "max",
+  path: string,
+  keyword: string,
+  rulePrefix: string,
+  ctx: Context,
+): void {
+  const absent = kind === "min" ? 0 : Number.POSITIVE_INFINITY;
+  const a = typeof x === "number" ? x : absent;
+  const b = typeof y === "number" ? y : absent;
+  if (a === b) return;
+  const describe = (v: number) => (Number.isFinite(v) ? String(v) : "none");
+  const rule = `${rulePrefix}-${b > a ? "raised" : "lowered"}`;
+  emit(ctx, rule, path, `${keyword} ${b > a ? "raised" : "lowered"} from ${describe(a)} to ${describe(b)}`, {
+    before: x,
+    after: y,
+  });
+}
+
+// ── numbers ────────────────────────────────────────────────────────────────────────────
+
+interface Bound {
+  value: number;
+  exclusive: boolean;
+}
+
+function lowerBound(kw: JsonObject): Bound | undefined {
+  const inc = typeof kw.minimum === "number" ? kw.minimum : undefined;
+  const exc = typeof kw.exclusiveMinimum === "number" ? kw.exclusiveMinimum : undefined;
+  if (inc === undefined && exc === undefined) return undefined;
+  if (exc !== undefined && (inc === undefined || exc >= inc)) return { value: exc, exclusive: true };
+  return { value: inc as number, exclusive: false };
+}
+
+function upperBound(kw: JsonObject): Bound | undefined {
+  const inc = typeof kw.maximum === "number" ? kw.maximum : undefined;
+  const exc = typeof kw.exclusiveMaximum === "number" ? kw.exclusiveMaximum : undefined;
+  if (inc === undefined && exc === undefined) return undefined;
+  if (exc !== undefined && (inc === undefined || exc <= inc)) return { value: exc, exclusive: true };
+  return { value: inc as number, exclusive: false };
+}
+
+const showBound = (bound: Bound | undefined, lower: boolean) =>
+  bound ? `${lower ? (bound.exclusive ? ">" : ">=") : bound.exclusive ? "<" : "<="} ${bound.value}` : "none";
+
+function compareNumbers(a: JsonObject, b: JsonObject, path: string, ctx: Context): void {
+  const la = lowerBound(a);
+  const lb = lowerBound(b);
+  if (!jsonEqual(la as never, lb as never)) {
+    // Higher lower bound, or the same value turned exclusive: fewer numbers pass.
+    const raised =
+      lb !== undefined &&
+      (la === undefined || lb.value > la.value || (lb.value === la.value && lb.exclusive && !la.exclusive));
+    const keyword = (lb ?? la)?.exclusive ? "exclusiveMinimum" : "minimum";
+    emit(
+      ctx,
+      raised ? "minimum-raised" : "minimum-lowered",
+      `${path}/${keyword}`,
+      `lower bound changed from ${showBound(la, true)} to ${showBound(lb, true)}`,
+      {
+        before: la?.value,
+        after: lb?.value,
+      },
+    );
+  }
+  const ua = upperBound(a);
+  const ub = upperBound(b);
+  if (!jsonEqual(ua as never, ub as never)) {
+    const lowered =
+      ub !== undefined &&
+      (ua === undefined || ub.value < ua.value || (ub.value === ua.value && ub.exclusive && !ua.exclusive));
+    const keyword = (ub ?? ua)?.exclusive ? "exclusiveMaximum" : "maximum";
+    emit(
+      ctx,
+      lowered ? "maximum-lowered" : "maximum-raised",
+      `${path}/${keyword}`,
+      `upper bound changed from ${showBound(ua, false)} to ${showBound(ub, false)}`,
+      {
+        before: ua?.value,
+        after: ub?.value,
+      },
+    );
+  }
+  const ma = typeof a.multipleOf === "number" && a.multipleOf > 0 ? a.multipleOf : undefined;
+  const mb = typeof b.multipleOf === "number" && b.multipleOf > 0 ? b.multipleOf : undefined;
+  if (ma !== mb) {
+    const isMultiple = (x: number, y: number) => Math.abs(x / y - Math.round(x / y)) < 1e-9;
+    const rule =
+      ma === undefined || (mb !== undefined && isMultiple(mb, ma))
+        ? "multiple-of-narrowed"
+        : mb === undefined || isMultiple(ma, mb)
+          ? "multiple-of-widened"
+          : "multiple-of-changed";
+    emit(ctx, rule, `${path}/multipleOf`, `multipleOf changed from ${ma ?? "none"} to ${mb ?? "none"}`, {
+      before: ma,
+      after: mb,
+    });
+  }
+}
+
+// ── strings ────────────────────────────────────────────────────────────────────────────
+
+function compareStrings(a: JsonObject, b: JsonObject, path: string, ctx: Context): void {
+  compareCount(a.minLength, b.minLength, "min", `${path}/minLength`, "minLength", "min-length", ctx);
+  compareCount(a.maxLength, b.maxLength, "max", `${path}/maxLength`, "maxLength", "max-length", ctx);
+  const pa = typeof a.pattern === "string" ? a.pattern : undefined;
+  const pb = typeof b.pattern === "string" ? b.pattern : undefined;
+  if (pa !== pb) {
+    if (pa === undefined) emit(ctx, "pattern-added", `${path}/pattern`, `pattern /${pb}/ added`, { after: pb });
+    else if (pb === undefined)
+      emit(ctx, "pattern-removed", `${path}/pattern`, `pattern /${pa}/ removed`, { before: pa });
+    else {
+      emit(ctx, "pattern-changed", `${path}/pattern`, `pattern changed from /${pa}/ to /${pb}/`, {
+        before: pa,
+        after: pb,
+        note: "whether the new pattern accepts every string the old one did cannot be decided statically; review it",
+      });
+    }
+  }
+  const fa = typeof a.format === "string" ? a.format : undefined;
+  const fb = typeof b.format === "string" ? b.format : undefined;
+  if (fa !== fb) {
+    if (fa === undefined) emit(ctx, "format-added", `${path}/format`, `format "${fb}" added`, { after: fb });
+    else if (fb === undefined) emit(ctx, "format-removed", `${path}/format`, `format "${fa}" removed`, { before: fa });
+    else
+      emit(ctx, "format-changed", `${path}/format`, `format changed from "${fa}" to "${fb}"`, {
+        before: fa,
+        after: fb,
+      });
+  }
+}
+
+// ── arrays ─────────────────────────────────────────────────────────────────────────────
+
+function compareArrays(a: JsonObject, b: JsonObject, path: string, ctx: Context): void {
+  const ta = Array.isArray(a.prefixItems) ? a.prefixItems : [];
+  const tb = Array.isArray(b.prefixItems) ? b.prefixItems : [];
+  for (let i = 0; i < Math.min(ta.length, tb.length); i++) {
+    compareNode(ta[i] as Json, tb[i] as Json, `${path}/prefixItems/${i}`, ctx);
+  }
+  if (ta.length !== tb.length) {
+    emit(
+      ctx,
+      "items-tuple-changed",
+      `${path}/prefixItems`,
+      `tuple positions changed from ${ta.length} to ${tb.length}`,
+      {
+        before: ta.length,
+        after: tb.length,
+      },
+    );
+  }
+  if (a.items !== undefined || b.items !== undefined) compareNode(a.items ?? {}, b.items ?? {}, `${path}/items`, ctx);
+  compareCount(a.minItems, b.minItems, "min", `${path}/minItems`, "minItems", "min-items", ctx);
+  compareCount(a.maxItems, b.maxItems, "max", `${path}/maxItems`, "maxItems", "max-items", ctx);
+  const ua = a.uniqueItems === true;
+  const ub = b.uniqueItems === true;
+  if (ua !== ub) {
+    emit(
+      ctx,
+      ub ? "unique-items-added" : "unique-items-removed",
+      `${path}/uniqueItems`,
+      ub ? "items must now be unique" : "items need no longer be unique",
+      {
+        before: a.uniqueItems,
+        after: b.uniqueItems,
+      },
+    );
+  }
+  if (a.contains === undefined && b.contains !== undefined) {
+    emit(ctx, "contains-added", `${path}/contains`, "must now contain a matching item", { after: b.contains });
+  } else if (a.contains !== undefined && b.contains === undefined) {
+    emit(ctx, "contains-removed", `${path}/contains`, "need no longer contain a matching item", { before: a.contains });
+  } else if (a.contains !== undefined && b.contains !== undefined) {
+    compareNode(a.contains, b.contains, `${path}/contains`, ctx);
+  }
+}
+
+// ── composition ────────────────────────────────────────────────────────────────────────
+
+function unionKey(kw: JsonObject): "anyOf" | "oneOf" | undefined {
+  if (Array.isArray(kw.anyOf)) return "anyOf";
+  if (Array.isArray(kw.oneOf)) return "oneOf";
+  return undefined;
+}
+
+function hasOtherValidation(norm: Norm, except: string): boolean {
+  if (norm.types || norm.values) return true;
+  return Object.keys(norm.kw).some((k) => k !== except && VALIDATION_KEYWORDS.has(k));
+}
+
+/** The normalized node as a plain schema again, without null (compared separately). */
+function coreSchema(norm: Norm): JsonObject {
+  const core: JsonObject = {};
+  for (const [k, v] of Object.entries(norm.kw)) if (!ANNOTATION_KEYWORDS.has(k)) core[k] = v;
+  if (norm.types) core.type = [...norm.types].sort();
+  if (norm.values) core.enum = norm.values;
+  return core;
+}
+
+/** How alike two branches are: 0 when their types cannot overlap. */
+function similarity(x: Json, y: Json): number {
+  const nx = normalize(asObject(x));
+  const ny = normalize(asObject(y));
+  if (nx.types && ny.types) {
+    const overlap = [...nx.types].some((t) => allowsType(ny, t)) || [...ny.types].some((t) => allowsType(nx, t));
+    if (!overlap) return 0;
+  }
+  const kx = new Set(Object.keys(asObject(x)));
+  const ky = new Set(Object.keys(asObject(y)));
+  const shared = [...kx].filter((k) => ky.has(k)).length;
+  return 1 + shared / Math.max(1, new Set([...kx, ...ky]).size);
+}
+
+/**
+ * One side is a union (anyOf/oneOf) and the other is not, and the union has no sibling
+ * constraints: match the plain side against the union's branches structurally. A new union
+ * that keeps the old schema as a branch is a widening, never a removal.
+ */
+function compareOneSidedComposition(A: Norm, B: Norm, path: string, ctx: Context): boolean {
+  const ka = unionKey(A.kw);
+  const kb = unionKey(B.kw);
+  if ((ka === undefined) === (kb === undefined)) return false;
+  const unionSide = ka ? A : B;
+  const key = (ka ?? kb) as "anyOf" | "oneOf";
+  if (hasOtherValidation(unionSide, key)) return false;
+  const plain = ka ? B : A;
+  compareNullability(A, B, path, ctx);
+  const branches = unionSide.kw[key] as Json[];
+  const single = coreSchema(plain);
+  let best = branches.findIndex((branch) => jsonEqual(asObject(branch), single));
+  if (best === -1) {
+    let bestScore = 0;
+    branches.forEach((branch, i) => {
+      const score = similarity(branch, single);
+      if (score > bestScore) {
+        bestScore = score;
+        best = i;
+      }
+    });
+  }
+  const union = ka ? "old" : "new";
+  branches.forEach((branch, i) => {
+    const branchPath = `${path}/${key}/${i}`;
+    if (i === best) {
+      if (union === "old") compareNode(branch, single, branchPath, ctx);
+      else compareNode(single, branch, branchPath, ctx);
+    } else if (union === "old") {
+      emit(ctx, "any-of-branch-removed", branchPath, `alternative ${show(branch)} removed`, { before: branch });
+    } else {
+      emit(ctx, "any-of-branch-added", branchPath, `alternative ${show(branch)} added`, { after: branch });
+    }
+  });
+  if (best === -1) {
+    // Nothing in the union resembles the plain schema: its values are gone (or new).
+    if (union === "new")
+      emit(ctx, "any-of-branch-removed", path, `schema ${show(single)} replaced by ${key}`, { before: single });
+    else emit(ctx, "any-of-branch-added", path, `${key} replaced by ${show(single)}`, { after: single });
+  }
+  return true;
+}
+
+function compareComposition(a: JsonObject, b: JsonObject, path: string, ctx: Context): void {
+  for (const key of ["anyOf", "oneOf"] as const) {
+    const ba = Array.isArray(a[key]) ? (a[key] as Json[]) : undefined;
+    const bb = Array.isArray(b[key]) ? (b[key] as Json[]) : undefined;
+    if (!ba && !bb) continue;
+    if (!ba || !bb) {
+      emit(
+        ctx,
+        "composition-changed",
+        `${path}/${key}`,
+        `${key} ${ba ? "removed" : "added"} beside other constraints`,
+        {
+          before: a[key],
+          after: b[key],
+          note: "a union combined with sibling keywords cannot be compared branch by branch",
+        },
+      );
+      continue;
+    }
+    matchBranches(ba, bb, `${path}/${key}`, ctx);
+  }
+  const aa = Array.isArray(a.allOf) ? a.allOf : [];
+  const ab = Array.isArray(b.allOf) ? b.allOf : [];
+  if (!jsonEqual(aa, ab) || containsRef(aa)) {
+    if (aa.length === ab.length)
+      aa.forEach((branch, i) => compareNode(branch, ab[i] as Json, `${path}/allOf/${i}`, ctx));
+    else {
+      emit(ctx, "composition-changed", `${path}/allOf`, `allOf changed from ${aa.length} to ${ab.length} schemas`, {
+        before: a.allOf,
+        after: b.allOf,
+        note: "allOf parts that could not be merged into their parent changed in number",
+      });
+    }
+  }
+  if (!jsonEqual(a.not, b.not)) {
+    emit(
+      ctx,
+      "not-changed",
+      `${path}/not`,
+      a.not === undefined ? "`not` added" : b.not === undefined ? "`not` removed" : "`not` changed",
+      {
+        before: a.not,
+        after: b.not,
+        note: "a negated schema reverses variance; review the effect",
+      },
+    );
+  }
+  if (!jsonEqual(a.if, b.if) || !jsonEqual(a.then, b.then) || !jsonEqual(a.else, b.else)) {
+    emit(ctx, "conditional-changed", `${path}/if`, "if/then/else changed", {
+      before: { if: a.if, then: a.then, else: a.else } as Json,
+      after: { if: b.if, then: b.then, else: b.else } as Json,
+      note: "conditional schemas cannot be compared statically in general; review the effect",
+    });
+  }
+  for (const key of ["dependentSchemas", "unevaluatedItems", "minContains", "maxContains"] as const) {
+    if (!jsonEqual(a[key], b[key])) {
+      emit(ctx, "composition-changed", `${path}/${key}`, `${key} changed`, {
+        before: a[key],
+        after: b[key],
+        note: `${key} changes are not analysed in detail; review the effect`,
+      });
+    }
+  }
+}
+
+/** Pair union branches by structure: identical first, then the most similar of the same type. */
+function matchBranches(ba: Json[], bb: Json[], path: string, ctx: Context): void {
+  const usedB = new Set<number>();
+  const pairOf = new Map<number, number>();
+  ba.forEach((branch, i) => {
+    const j = bb.findIndex(
+      (other, k) => !usedB.has(k) && canonicalText(other) === canonicalText(branch) && !containsRef(branch),
+    );
+    if (j !== -1) {
+      usedB.add(j);
+      pairOf.set(i, j);
+    }
+  });
+  ba.forEach((branch, i) => {
+    if (pairOf.has(i)) return;
+    let best = -1;
+    let bestScore = 0;
+    bb.forEach((other, k) => {
+      if (usedB.has(k)) return;
+      const score = similarity(branch, other);
+      if (score > bestScore) {
+        bestScore = score;
+        best = k;
+      }
+    });
+    if (best !== -1) {
+      usedB.add(best);
+      pairOf.set(i, best);
+      compareNode(branch, bb[best] as Json, `${path}/${i}`, ctx);
+    } else {
+      emit(ctx, "any-of-branch-removed", `${path}/${i}`, `alternative ${show(branch)} removed`, { before: branch });
+    }
+  });
+  bb.forEach((branch, k) => {
+    if (!usedB.has(k))
+      emit(ctx, "any-of-branch-added", `${path}/${k}`, `alternative ${show(branch)} added`, { after: branch });
+  });
+}
+
+// ── annotations ────────────────────────────────────────────────────────────────────────
+
+function compareAnnotations(a: JsonObject, b: JsonObject, path: string, ctx: Context): void {
+  const keys = [...new Set([...Object.keys(a), ...Object.keys(b)])].sort();
+  for (const key of keys) {
+    if (VALIDATION_KEYWORDS.has(key) || key === "$defs" || key === "definitions") continue;
+    const x = a[key];
+    const y = b[key];
+    if (jsonEqual(x, y)) continue;
+    const at = `${path}/${escapePointer(key)}`;
+    const extra = { before: x, after: y };
+    switch (key) {
+      case "title":
+      case "description":
+      case "examples":
+        emit(
+          ctx,
+          "description-changed",
+          at,
+          `${key} ${x === undefined ? "added" : y === undefined ? "removed" : "changed"}`,
+          extra,
+        );
+        break;
+      case "default":
+        emit(
+          ctx,
+          "default-changed",
+          at,
+          `default ${x === undefined ? `added: ${show(y)}` : y === undefined ? `removed (was ${show(x)})` : `changed from ${show(x)} to ${show(y)}`}`,
+          extra,
+        );
+        break;
+      case "deprecated":
+        if (Boolean(x) !== Boolean(y)) {
+          emit(
+            ctx,
+            y === true ? "deprecated-added" : "deprecated-removed",
+            at,
+            y === true ? "marked deprecated" : "no longer deprecated",
+            extra,
+          );
+        }
+        break;
+      case "readOnly":
+      case "writeOnly":
+        if (Boolean(x) !== Boolean(y))
+          emit(ctx, "read-write-only-changed", at, `${key} ${y === true ? "set" : "cleared"}`, extra);
+        break;
+      case "$schema":
+        emit(ctx, "schema-dialect-changed", at, `dialect changed from ${show(x)} to ${show(y)}`, extra);
+        break;
+      default:
+        emit(ctx, "annotation-keyword-changed", at, `${key} changed`, extra);
+    }
+  }
+}

@@ -1,0 +1,301 @@
+/**
+ * Normalization: bring the many spellings of one JSON Schema meaning to one form before
+ * comparing, so that only real differences surface. Pure; no I/O.
+ *
+ * - boolean schemas: true → {}, false → a schema that accepts nothing
+ * - nullability in all three encodings (type array with "null", an anyOf/oneOf branch
+ *   {"type":"null"}, OpenAPI's nullable: true) → one `nullable` flag beside the other types
+ * - const → a one-value enum (remembering it was a const, for rule naming)
+ * - draft-04 boolean exclusiveMinimum/Maximum → numeric bounds
+ * - draft-07 tuple `items: [...]` + `additionalItems` → `prefixItems` + `items`
+ * - draft-07 `dependencies` with array values → `dependentRequired`
+ * - allOf → merged into the node where the branches do not conflict
+ */
+import { isJsonObject, type Json, type JsonObject } from "../contract/model.ts";
+
+export const JSON_TYPES = ["string", "number", "integer", "boolean", "object", "array"] as const;
+export type JsonType = (typeof JSON_TYPES)[number];
+
+/** A schema node after normalization. */
+export interface Norm {
+  /** Non-null types the node accepts; undefined means any type. An empty set accepts nothing. */
+  types: Set<JsonType> | undefined;
+  /** Whether null is accepted. */
+  nullable: boolean;
+  /** enum/const values without null; undefined when unconstrained. */
+  values: Json[] | undefined;
+  /** The values came from `const`. */
+  isConst: boolean;
+  /** Every other keyword, with the normalized forms above folded out. */
+  kw: JsonObject;
+}
+
+/** Canonical text of a JSON value (sorted keys), cached per object: equality checks are hot. */
+const textCache = new WeakMap<object, string>();
+export function canonicalText(value: Json | undefined): string {
+  if (value === undefined) return "undefined";
+  if (value === null || typeof value !== "object") return JSON.stringify(value);
+  const cached = textCache.get(value);
+  if (cached !== undefined) return cached;
+  let text: string;
+  if (Array.isArray(value)) {
+    text = `[${value.map((v) => canonicalText(v)).join(",")}]`;
+  } else {
+    const keys = Object.keys(value).sort();
+    text = `{${keys.map((k) => `${JSON.stringify(k)}:${canonicalText(value[k] as Json)}`).join(",")}}`;
+  }
+  textCache.set(value, text);
+  return text;
+}
+
+export function jsonEqual(a: Json | undefined, b: Json | undefined): boolean {
+  return a === b || canonicalText(a) === canonicalText(b);
+}
+
+/** Keywords that carry no validation meaning: changes to them are documentation. */
+export const ANNOTATION_KEYWORDS = new Set([
+  "title",
+  "description",
+  "examples",
+  "default",
+  "deprecated",
+  "readOnly",
+  "writeOnly",
+  "$comment",
+  "$schema",
+  "$id",
+  "$anchor",
+  "$defs",
+  "definitions",
+  "contentMediaType",
+  "contentEncoding",
+  "contentSchema",
+]);
+
+function typeOfValue(value: Json): JsonType | "null" {
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "array";
+  if (typeof value === "number") return Number.isInteger(value) ? "integer" : "number";
+  return typeof value as JsonType;
+}
+
+function isNullBranch(branch: Json): boolean {
+  if (!isJsonObject(branch)) return false;
+  const keys = Object.keys(branch).filter((k) => !ANNOTATION_KEYWORDS.has(k));
+  if (keys.length === 1 && keys[0] === "type") return branch.type === "null" || jsonEqual(branch.type, ["null"]);
+  if (keys.length === 1 && keys[0] === "const") return branch.const === null;
+  if (keys.length === 1 && keys[0] === "enum") return jsonEqual(branch.enum, [null]);
+  return false;
+}
+
+/** Accept-nothing schema, the normal form of `false`. */
+export const NEVER: JsonObject = { not: {} };
+
+export function asObject(schema: Json | undefined): JsonObject {
+  if (schema === false) return NEVER;
+  if (!isJsonObject(schema)) return {};
+  return schema;
+}
+
+export function isNever(schema: Json | undefined): boolean {
+  return schema === false || (isJsonObject(schema) && Object.keys(schema).length === 1 && jsonEqual(schema.not, {}));
+}
+
+/**
+ * Merge allOf branches into their parent where that is exact (disjoint keywords, or
+ * keywords with a known intersection); whatever cannot be merged stays in allOf.
+ */
+function mergeAllOf(node: JsonObject): JsonObject {
+  const branches = node.allOf;
+  if (!Array.isArray(branches)) return node;
+  const merged: JsonObject = { ...node };
+  delete merged.allOf;
+  const rest: Json[] = [];
+  for (const raw of branches) {
+    const branch = asObject(raw);
+    if (branch.$ref !== undefined || branch.allOf !== undefined) {
+      rest.push(raw);
+      continue;
+    }
+    const unmergeable = Object.keys(branch).some(
+      (k) =>
+        merged[k] !== undefined &&
+        !ANNOTATION_KEYWORDS.has(k) &&
+        !["properties", "required", "type"].includes(k) &&
+        !jsonEqual(merged[k], branch[k]),
+    );
+    if (unmergeable) {
+      rest.push(raw);
+      continue;
+    }
+    for (const [key, value] of Object.entries(branch)) {
+      const current = merged[key];
+      if (current === undefined) merged[key] = value;
+      else if (key === "properties" && isJsonObject(current) && isJsonObject(value)) {
+        const props: JsonObject = { ...current };
+        for (const [name, schema] of Object.entries(value)) {
+          props[name] =
+            props[name] === undefined || jsonEqual(props[name], schema)
+              ? schema
+              : { allOf: [props[name] as Json, schema] };
+        }
+        merged.properties = props;
+      } else if (key === "required" && Array.isArray(current) && Array.isArray(value)) {
+        merged.required = [...new Set([...current, ...value].filter((v): v is string => typeof v === "string"))];
+      } else if (key === "type") {
+        merged.type = intersectTypes(current, value);
+      }
+      // annotations: the parent's own text wins
+    }
+  }
+  if (rest.length) merged.allOf = rest;
+  return merged;
+}
+
+/** Intersection of two `type` keywords; integer is a subset of number. */
+function intersectTypes(a: Json, b: Json): Json {
+  const left = (Array.isArray(a) ? a : [a]).filter((t): t is string => typeof t === "string");
+  const right = new Set((Array.isArray(b) ? b : [b]).filter((t): t is string => typeof t === "string"));
+  const out = new Set<string>();
+  for (const t of left) {
+    if (right.has(t)) out.add(t);
+    else if ((t === "number" && right.has("integer")) || (t === "integer" && right.has("number"))) out.add("integer");
+  }
+  return [...out];
+}
+
+/** Fold anyOf/oneOf null branches into a nullable flag; returns the node without them. */
+function foldNullBranches(node: JsonObject): { node: JsonObject; nullBranch: boolean } {
+  for (const key of ["anyOf", "oneOf"] as const) {
+    const branches = node[key];
+    if (!Array.isArray(branches) || !branches.some(isNullBranch)) continue;
+    const others = branches.filter((b) => !isNullBranch(b));
+    const out: JsonObject = { ...node };
+    delete out[key];
+    if (others.length === 1) {
+      const only = asObject(others[0]);
+      // Inline the single remaining branch when that loses nothing: no keyword clashes.
+      const clash = Object.keys(only).some((k) => out[k] !== undefined && !ANNOTATION_KEYWORDS.has(k));
+      if (!clash) {
+        for (const [k, v] of Object.entries(only)) if (out[k] === undefined) out[k] = v;
+        return { node: out, nullBranch: true };
+      }
+    }
+    if (others.length > 0) out[key] = others;
+    return { node: out, nullBranch: true };
+  }
+  return { node, nullBranch: false };
+}
+
+export function normalize(schema: Json | undefined): Norm {
+  if (schema === false) return { types: new Set(), nullable: false, values: undefined, isConst: false, kw: {} };
+  let node = mergeAllOf(asObject(schema));
+  const folded = foldNullBranches(node);
+  node = folded.node;
+  const kw: JsonObject = { ...node };
+  for (const k of ["type", "nullable", "enum", "const"]) delete kw[k];
+
+  // types and nullability
+  let types: Set<JsonType> | undefined;
+  const typeList = (node.type === undefined ? [] : Array.isArray(node.type) ? node.type : [node.type]).filter(
+    (t): t is string => typeof t === "string",
+  );
+  if (node.type !== undefined) {
+    types = new Set(typeList.filter((t): t is JsonType => (JSON_TYPES as readonly string[]).includes(t)));
+    if (types.has("number")) types.delete("integer");
+  }
+  const typeAllowsNull = node.type === undefined || typeList.includes("null") || node.nullable === true;
+  let nullable = folded.nullBranch || typeAllowsNull;
+  if (node.type === undefined && !folded.nullBranch) {
+    // No type here: whether null passes is up to the applicators (a $ref'd branch is
+    // treated as not nullable; a nullable target shows up when the ref is followed).
+    const branchNullable = (branch: Json) =>
+      !(isJsonObject(branch) && branch.$ref !== undefined) && normalize(branch).nullable;
+    const union = Array.isArray(node.anyOf) ? node.anyOf : Array.isArray(node.oneOf) ? node.oneOf : undefined;
+    if (union) nullable = union.some(branchNullable);
+    if (Array.isArray(node.allOf)) nullable = nullable && node.allOf.every(branchNullable);
+    if (typeof node.$ref === "string") nullable = false;
+  }
+
+  // values: enum/const, kept consistent with the types
+  let values: Json[] | undefined;
+  let isConst = false;
+  if (node.const !== undefined) {
+    values = [node.const];
+    isConst = true;
+  } else if (Array.isArray(node.enum)) {
+    values = node.enum;
+  }
+  if (values) {
+    nullable = folded.nullBranch || node.nullable === true || (typeAllowsNull && values.includes(null));
+    const kept = values.filter((v) => {
+      if (v === null) return false;
+      if (!types) return true;
+      const t = typeOfValue(v);
+      return types.has(t as JsonType) || (t === "integer" && types.has("number"));
+    });
+    if (!types) {
+      types = new Set(kept.map((v) => typeOfValue(v) as JsonType));
+      if (types.has("number")) types.delete("integer");
+    }
+    values = kept;
+  }
+
+  // draft-04 boolean exclusive bounds → numeric
+  if (kw.exclusiveMinimum === true && typeof kw.minimum === "number") {
+    kw.exclusiveMinimum = kw.minimum;
+    delete kw.minimum;
+  } else if (typeof kw.exclusiveMinimum === "boolean") delete kw.exclusiveMinimum;
+  if (kw.exclusiveMaximum === true && typeof kw.maximum === "number") {
+    kw.exclusiveMaximum = kw.maximum;
+    delete kw.maximum;
+  } else if (typeof kw.exclusiveMaximum === "boolean") delete kw.exclusiveMaximum;
+
+  // draft-07 tuple items → prefixItems + items
+  if (Array.isArray(kw.items)) {
+    kw.prefixItems = kw.items;
+    if (kw.additionalItems !== undefined) kw.items = kw.additionalItems;
+    else delete kw.items;
+    delete kw.additionalItems;
+  }
+  // draft-07 dependencies (array form) → dependentRequired
+  if (isJsonObject(kw.dependencies)) {
+    const required: JsonObject = isJsonObject(kw.dependentRequired) ? { ...kw.dependentRequired } : {};
+    const schemas: JsonObject = isJsonObject(kw.dependentSchemas) ? { ...kw.dependentSchemas } : {};
+    for (const [k, v] of Object.entries(kw.dependencies)) {
+      if (Array.isArray(v)) required[k] = v;
+      else schemas[k] = v;
+    }
+    delete kw.dependencies;
+    if (Object.keys(required).length) kw.dependentRequired = required;
+    if (Object.keys(schemas).length) kw.dependentSchemas = schemas;
+  }
+  return { types, nullable, values, isConst, kw };
+}
+
+/** Can a value of this JSON type (ignoring null) be valid under the node? */
+export function allowsType(norm: Norm, type: JsonType): boolean {
+  if (!norm.types) return true;
+  return norm.types.has(type) || (type === "integer" && norm.types.has("number"));
+}
+
+/** Resolve a local JSON Pointer reference (#/$defs/X, #/definitions/X, #) against a root. */
+export function resolveRef(root: Json, ref: string): Json | undefined {
+  if (!ref.startsWith("#")) return undefined;
+  const pointer = ref.slice(1);
+  if (pointer === "") return root;
+  if (!pointer.startsWith("/")) return undefined;
+  let node: Json | undefined = root;
+  for (const raw of pointer.slice(1).split("/")) {
+    const segment = decodeURIComponent(raw).replace(/~1/g, "/").replace(/~0/g, "~");
+    if (Array.isArray(node)) node = node[Number(segment)];
+    else if (isJsonObject(node)) node = node[segment];
+    else return undefined;
+    if (node === undefined) return undefined;
+  }
+  return node;
+}
+
+export function escapePointer(segment: string): string {
+  return segment.replace(/~/g, "~0").replace(/\//g, "~1");
+}
