@@ -1,6 +1,9 @@
 /** The command tree. Commands live one per file; this only assembles them. */
 import { Command, Option } from "@commander-js/extra-typings";
 import { VERSION } from "../version.ts";
+import { checkCommand } from "./check.ts";
+import { diffCommand } from "./diff.ts";
+import { rulesCommand } from "./rules.ts";
 import { snapshotCommand } from "./snapshot.ts";
 
 export function buildProgram() {
@@ -29,6 +32,9 @@ Exit codes:
 Run 'mcp-contract <command> --help' for a command's flags and examples.`,
     );
   program.addCommand(snapshotCommand());
+  program.addCommand(checkCommand());
+  program.addCommand(diffCommand());
+  program.addCommand(rulesCommand());
   for (const command of [program, ...program.commands]) {
     command
       .exitOverride()

@@ -1,0 +1,6 @@
+/** Regenerate docs/rules.md from the rule catalog (npm run docs). A test fails when they differ. */
+import { writeFileSync } from "node:fs";
+import { renderRulesMarkdown } from "../src/report/rules-doc.ts";
+
+writeFileSync("docs/rules.md", renderRulesMarkdown());
+console.log("wrote docs/rules.md");

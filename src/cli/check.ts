@@ -1,0 +1,105 @@
+/** `mcp-contract check`: compare a live server (or a second lockfile) with the baseline lockfile. */
+import { Command, Option } from "@commander-js/extra-typings";
+import { describeTarget } from "../connect/target.ts";
+import { serializeContract } from "../contract/canonical.ts";
+import type { Contract } from "../contract/model.ts";
+import { diffContracts } from "../diff/diff.ts";
+import { UsageError } from "../errors.ts";
+import { buildReport, FAIL_ON, type FailOn, sideOf } from "../report/model.ts";
+import { assertWritable, writeFileAtomic } from "../util/write-atomic.ts";
+import { type GlobalOptions, makeUi } from "./globals.ts";
+import { readLockfile } from "./lockfile.ts";
+import { formatOptions, planOutputs, writeReports } from "./report-output.ts";
+import { DEFAULT_LOCKFILE } from "./snapshot.ts";
+import { addTargetOptions, resolveTarget, type TargetOptionValues } from "./target-options.ts";
+
+export function checkCommand() {
+  const [format, output] = formatOptions();
+  const command = addTargetOptions(
+    new Command("check")
+      .summary("fail when a live server (or a second lockfile) breaks the committed contract")
+      .description(
+        "Compare a live server's surface, or a second lockfile given with --against, with the baseline lockfile, judge every change by direction (what callers send must not narrow; what they receive must not widen), and exit 1 when a change reaches --fail-on.",
+      )
+      .argument("[command...]", "the stdio server to start, after `--`")
+      .addOption(new Option("--baseline <file>", "the committed contract lockfile").default(DEFAULT_LOCKFILE))
+      .addOption(new Option("--against <file>", "compare with this lockfile instead of a live server"))
+      .addOption(
+        new Option("--fail-on <level>", "fail at this severity or above")
+          .choices(FAIL_ON)
+          .default("breaking" as FailOn),
+      )
+      .addOption(format)
+      .addOption(output)
+      .addOption(
+        new Option(
+          "--update",
+          "after reporting, rewrite the baseline with the current surface (for intentional changes)",
+        ),
+      ),
+  ).addHelpText(
+    "after",
+    `
+Examples:
+  $ mcp-contract check -- node dist/server.js
+  $ mcp-contract check --baseline contracts/weather.json --url http://127.0.0.1:3000/mcp
+  $ mcp-contract check --baseline old.json --against new.json --format json --output report.json
+  $ mcp-contract check --fail-on minor -- python server.py
+  $ mcp-contract check --update -- node dist/server.js     # accept the changes into the baseline
+
+Exit codes: 0 nothing at or over --fail-on, 1 it was reached, 2 bad flags or lockfile, 3 server failure.`,
+  );
+
+  return command.action(async (commandArgs, rawOptions, cmd) => {
+    const options = rawOptions as unknown as TargetOptionValues & {
+      baseline: string;
+      against?: string;
+      failOn: FailOn;
+      format?: string[];
+      output?: string[];
+      update?: boolean;
+    };
+    const globals = cmd.optsWithGlobals() as GlobalOptions;
+    const ui = makeUi(globals);
+    const plans = planOutputs(options.format, options.output);
+    const baseline = readLockfile(options.baseline, "baseline");
+    if (options.update) assertWritable(options.baseline, "--baseline");
+
+    let current: Contract;
+    let currentSource: string;
+    if (options.against) {
+      if (commandArgs.length || options.url || options.server) {
+        throw new UsageError("give either --against FILE or a live server (after `--`, --url or --server), not both.");
+      }
+      current = readLockfile(options.against, "--against");
+      currentSource = options.against;
+    } else {
+      // Capture the way the baseline was captured, unless told otherwise.
+      const resolved = resolveTarget(
+        commandArgs,
+        { ...options, clientCapabilities: options.clientCapabilities ?? baseline.capture.clientCapabilities.join(",") },
+        (name) => cmd.getOptionValueSource(name as never),
+      );
+      const { captureTarget } = await import("./capture-target.ts");
+      current = (await captureTarget(resolved, ui)).contract;
+      currentSource = `live ${describeTarget(resolved.target)}`;
+    }
+
+    const changes = diffContracts(baseline, current);
+    const report = buildReport(
+      "check",
+      sideOf(baseline, options.baseline),
+      sideOf(current, currentSource),
+      changes,
+      options.failOn,
+    );
+    await writeReports(report, plans, globals.color ?? "auto");
+
+    if (options.update) {
+      writeFileAtomic(options.baseline, serializeContract(current));
+      ui.info(`updated ${options.baseline} with the current surface`);
+      return;
+    }
+    if (report.result === "fail") process.exitCode = 1;
+  });
+}

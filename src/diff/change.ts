@@ -1,0 +1,248 @@
+/**
+ * Turning findings into Changes: severity from the catalog, the target prefix on messages,
+ * fingerprints, and one deterministic order. Plus the small JSON helpers the surface diffs
+ * share. Pure.
+ */
+import { stableStringify } from "../contract/canonical.ts";
+import { isJsonObject, type Json, type JsonObject } from "../contract/model.ts";
+import { getRule } from "./catalog.ts";
+import { fnv1a64 } from "./fingerprint.ts";
+import type { Change, Direction, TargetKind } from "./model.ts";
+import { compareStrings } from "./rename.ts";
+
+/** A Change before the catalog and the fingerprint are applied. */
+export interface ChangeSpec {
+  rule: string;
+  kind: TargetKind;
+  name: string;
+  direction?: Direction;
+  path: string;
+  before?: Json;
+  after?: Json;
+  /** What changed, without the target ("enum value … removed at …"); the target is prefixed. */
+  message: string;
+  note?: string;
+  renamedTo?: string;
+  witness?: Json;
+  /**
+   * Extra fingerprint input for rules that can fire more than once at one path by design
+   * (e.g. one template-variable-added per variable, all at /uriTemplate).
+   */
+  discriminator?: string;
+}
+
+export const KIND_ORDER: readonly TargetKind[] = ["tool", "resource", "resourceTemplate", "prompt", "server"];
+
+const KIND_LABEL: Record<TargetKind, string> = {
+  tool: "tool",
+  resource: "resource",
+  resourceTemplate: "resource template",
+  prompt: "prompt",
+  server: "server",
+};
+
+export function targetLabel(kind: TargetKind, name: string): string {
+  return kind === "server" ? "server" : `${KIND_LABEL[kind]} ${JSON.stringify(name)}`;
+}
+
+/** The fingerprint input: rule|kind|name|direction|path (|discriminator when given). */
+export function fingerprintKey(spec: ChangeSpec): string {
+  const base = [spec.rule, spec.kind, spec.name, spec.direction ?? "", spec.path].join("|");
+  return spec.discriminator === undefined ? base : `${base}|${spec.discriminator}`;
+}
+
+function valueText(value: Json | undefined): string {
+  return value === undefined ? "" : stableStringify(value);
+}
+
+function compareSpecs(a: ChangeSpec, b: ChangeSpec): number {
+  return (
+    KIND_ORDER.indexOf(a.kind) - KIND_ORDER.indexOf(b.kind) ||
+    compareStrings(a.name, b.name) ||
+    compareStrings(a.path, b.path) ||
+    compareStrings(a.rule, b.rule) ||
+    compareStrings(a.discriminator ?? "", b.discriminator ?? "") ||
+    compareStrings(valueText(a.before), valueText(b.before)) ||
+    compareStrings(valueText(a.after), valueText(b.after)) ||
+    compareStrings(a.message, b.message)
+  );
+}
+
+/**
+ * Sorts the specs (kind, name, path, rule, then tie-breaks on content) and builds Changes.
+ * Fingerprints hash rule|kind|name|direction|path; if two changes still share that key
+ * (a schema engine reporting two enum values removed at one path), those changes get their
+ * before/after values appended, and as a last resort their position, so fingerprints stay distinct.
+ */
+export function buildChanges(specs: readonly ChangeSpec[]): Change[] {
+  const sorted = [...specs].sort(compareSpecs);
+  const keys = sorted.map(fingerprintKey);
+  const counts = countOf(keys);
+  const refined = sorted.map((spec, i) => {
+    const key = keys[i]!;
+    return counts.get(key)! > 1 ? `${key}|${valueText(spec.before)}|${valueText(spec.after)}` : key;
+  });
+  const refinedCounts = countOf(refined);
+  const seen = new Map<string, number>();
+  return sorted.map((spec, i) => {
+    let key = refined[i]!;
+    if (refinedCounts.get(key)! > 1) {
+      const n = seen.get(key) ?? 0;
+      seen.set(key, n + 1);
+      key = `${key}|#${n}`;
+    }
+    return toChange(spec, fnv1a64(key));
+  });
+}
+
+function countOf(keys: readonly string[]): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const key of keys) counts.set(key, (counts.get(key) ?? 0) + 1);
+  return counts;
+}
+
+function toChange(spec: ChangeSpec, fingerprint: string): Change {
+  const rule = getRule(spec.rule);
+  // Optional fields only when set, in a fixed key order, so JSON reports are byte-stable.
+  return {
+    rule: spec.rule,
+    severity: spec.direction === "output" ? rule.output : rule.input,
+    target: { kind: spec.kind, name: spec.name },
+    ...(spec.direction !== undefined && { direction: spec.direction }),
+    path: spec.path,
+    ...(spec.before !== undefined && { before: spec.before }),
+    ...(spec.after !== undefined && { after: spec.after }),
+    message: `${targetLabel(spec.kind, spec.name)}: ${spec.message}`,
+    ...(spec.note !== undefined && { note: spec.note }),
+    ...(spec.renamedTo !== undefined && { renamedTo: spec.renamedTo }),
+    ...(spec.witness !== undefined && { witness: spec.witness }),
+    fingerprint,
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Shared helpers
+
+export function asObject(value: Json | undefined): JsonObject {
+  return isJsonObject(value) ? value : {};
+}
+
+/**
+ * Items by identity. A lockfile should not hold two items with the same identity; if it
+ * does (hand-edited, or a misbehaving server), the first one is compared and the rest are
+ * ignored. `lint` reports the duplicates.
+ */
+export function firstById<T extends JsonObject>(items: readonly T[], id: string): Map<string, T> {
+  const byId = new Map<string, T>();
+  for (const item of items) {
+    const key = item[id];
+    if (typeof key === "string" && !byId.has(key)) byId.set(key, item);
+  }
+  return byId;
+}
+
+export function jsonEqual(a: Json | undefined, b: Json | undefined): boolean {
+  if (a === undefined || b === undefined) return a === b;
+  return stableStringify(a) === stableStringify(b);
+}
+
+export function sortedUnionKeys(a: JsonObject, b: JsonObject): string[] {
+  return [...new Set([...Object.keys(a), ...Object.keys(b)])].sort(compareStrings);
+}
+
+function escapeSegment(segment: string | number): string {
+  return String(segment).replace(/~/g, "~0").replace(/\//g, "~1");
+}
+
+/** Appends segments to a JSON Pointer ("" is the root). */
+export function pointer(base: string, ...segments: (string | number)[]): string {
+  return base + segments.map((s) => `/${escapeSegment(s)}`).join("");
+}
+
+const IDENTIFIER = /^[A-Za-z_$][\w$-]*$/;
+
+/** "/inputSchema/properties/units" → "inputSchema.properties.units"; "/arguments/1" → "arguments[1]". */
+export function pointerToDotted(path: string): string {
+  if (path === "") return "";
+  let out = "";
+  for (const raw of path.slice(1).split("/")) {
+    const segment = raw.replace(/~1/g, "/").replace(/~0/g, "~");
+    if (/^\d+$/.test(segment)) out += `[${segment}]`;
+    else if (IDENTIFIER.test(segment)) out += out === "" ? segment : `.${segment}`;
+    else out += `[${JSON.stringify(segment)}]`;
+  }
+  return out;
+}
+
+const MAX_SHOWN = 60;
+
+/** A value for a one-line message: JSON, shortened; "absent" for a missing value. */
+export function show(value: Json | undefined): string {
+  if (value === undefined) return "absent";
+  if (typeof value === "string") {
+    return JSON.stringify(value.length > MAX_SHOWN ? `${value.slice(0, MAX_SHOWN - 1)}…` : value);
+  }
+  const text = stableStringify(value);
+  return text.length > MAX_SHOWN ? `${text.slice(0, MAX_SHOWN - 1)}…` : text;
+}
+
+/** "title changed from "A" to "B"", "title added: "B"", "title removed (was "A")". */
+export function describeFieldChange(label: string, before: Json | undefined, after: Json | undefined): string {
+  if (before === undefined) return `${label} added: ${show(after)}`;
+  if (after === undefined) return `${label} removed (was ${show(before)})`;
+  return `${label} changed from ${show(before)} to ${show(after)}`;
+}
+
+/**
+ * One change per differing key of two objects (keys in `skip` are handled elsewhere).
+ * `base` is the objects' JSON Pointer inside the item; `ruleFor` picks the rule per key;
+ * `label` names the field in the message (by default its dotted path, e.g. annotations.title).
+ */
+export function diffFields(
+  kind: TargetKind,
+  name: string,
+  oldObject: JsonObject,
+  newObject: JsonObject,
+  base: string,
+  skip: ReadonlySet<string>,
+  ruleFor: (key: string) => string,
+  label: (key: string, path: string) => string = (_key, path) => pointerToDotted(path),
+): ChangeSpec[] {
+  const specs: ChangeSpec[] = [];
+  for (const key of sortedUnionKeys(oldObject, newObject)) {
+    if (skip.has(key)) continue;
+    const before = oldObject[key];
+    const after = newObject[key];
+    if (jsonEqual(before, after)) continue;
+    const path = pointer(base, key);
+    specs.push({
+      rule: ruleFor(key),
+      kind,
+      name,
+      path,
+      before,
+      after,
+      message: describeFieldChange(label(key, path), before, after),
+    });
+  }
+  return specs;
+}
+
+/** A removed item, with the rename hint in the message when there is one. */
+export function removal(rule: string, kind: TargetKind, id: string, renamedTo: string | undefined): ChangeSpec {
+  return {
+    rule,
+    kind,
+    name: id,
+    path: "",
+    message: renamedTo === undefined ? "removed" : `removed (renamed to ${JSON.stringify(renamedTo)}?)`,
+    ...(renamedTo !== undefined && { renamedTo }),
+  };
+}
+
+/** title and description are texts people and models read; everything else is metadata. */
+export const DESCRIPTIVE_KEYS: ReadonlySet<string> = new Set(["title", "description"]);
+
+export function textOrMetadata(metadataRule: string): (key: string) => string {
+  return (key) => (DESCRIPTIVE_KEYS.has(key) ? "description-changed" : metadataRule);
+}

@@ -1,0 +1,161 @@
+/**
+ * Resources (matched by uri) and resource templates (matched by uriTemplate, or by name when
+ * the uriTemplate itself changed). Pure.
+ */
+import type { JsonObject, Resource, ResourceTemplate } from "../contract/model.ts";
+import { asObject, type ChangeSpec, diffFields, firstById, removal, show, textOrMetadata } from "./change.ts";
+import { compareStrings, findRenames, type RenameCandidate } from "./rename.ts";
+import { templateVariableNames } from "./uri-template.ts";
+
+// ---------------------------------------------------------------------------------------------
+// Resources
+
+export function diffResources(oldResources: readonly Resource[], newResources: readonly Resource[]): ChangeSpec[] {
+  const before = firstById(oldResources, "uri");
+  const after = firstById(newResources, "uri");
+  const removed = [...before.keys()].filter((uri) => !after.has(uri));
+  const added = [...after.keys()].filter((uri) => !before.has(uri));
+  const renames = findRenames(
+    removed.map((uri) => renameCandidate(uri, before.get(uri)!)),
+    added.map((uri) => renameCandidate(uri, after.get(uri)!)),
+  );
+
+  const specs: ChangeSpec[] = [];
+  for (const uri of removed) specs.push(removal("resource-removed", "resource", uri, renames.get(uri)));
+  for (const uri of added)
+    specs.push({ rule: "resource-added", kind: "resource", name: uri, path: "", message: "added" });
+  for (const [uri, oldResource] of before) {
+    const newResource = after.get(uri);
+    if (newResource) {
+      specs.push(...diffItemFields("resource", uri, oldResource, newResource, "uri", RESOURCE_RULES));
+    }
+  }
+  return specs;
+}
+
+const RESOURCE_RULES = { mimeType: "resource-mime-type-changed", metadata: "resource-metadata-changed" };
+const TEMPLATE_RULES = { mimeType: "template-mime-type-changed", metadata: "template-metadata-changed" };
+
+/** A resource or template that keeps its name under a new address was most likely moved. */
+function renameCandidate(id: string, item: JsonObject): RenameCandidate {
+  const name = item.name;
+  return typeof name === "string" && name !== "" ? { id, text: id, signature: name } : { id, text: id };
+}
+
+/**
+ * Every field but the identity: mimeType by its own rule, title and description as texts,
+ * annotations key by key, everything else (name, size, icons, _meta, …) as metadata.
+ */
+function diffItemFields(
+  kind: "resource" | "resourceTemplate",
+  id: string,
+  oldItem: JsonObject,
+  newItem: JsonObject,
+  identity: string,
+  rules: { mimeType: string; metadata: string },
+): ChangeSpec[] {
+  const skip = new Set([identity, "annotations"]);
+  // A mimeType declared where there was none tells clients more and breaks nothing.
+  const mimeRule = oldItem.mimeType === undefined ? rules.metadata : rules.mimeType;
+  const ruleFor = (key: string) => (key === "mimeType" ? mimeRule : textOrMetadata(rules.metadata)(key));
+  return [
+    ...diffFields(kind, id, oldItem, newItem, "", skip, ruleFor),
+    ...diffFields(
+      kind,
+      id,
+      asObject(oldItem.annotations),
+      asObject(newItem.annotations),
+      "/annotations",
+      new Set(),
+      () => rules.metadata,
+    ),
+  ];
+}
+
+// ---------------------------------------------------------------------------------------------
+// Resource templates
+
+export function diffTemplates(
+  oldTemplates: readonly ResourceTemplate[],
+  newTemplates: readonly ResourceTemplate[],
+): ChangeSpec[] {
+  const before = firstById(oldTemplates, "uriTemplate");
+  const after = firstById(newTemplates, "uriTemplate");
+  const removed = [...before.keys()].filter((t) => !after.has(t)).sort(compareStrings);
+  const added = new Set([...after.keys()].filter((t) => !before.has(t)).sort(compareStrings));
+
+  const specs: ChangeSpec[] = [];
+  // A template whose uriTemplate changed but whose name did not is the same template, changed.
+  const unpaired: string[] = [];
+  const addedByName = new Map<string, string[]>();
+  for (const uriTemplate of added) {
+    const name = nameOf(after.get(uriTemplate)!);
+    if (name !== undefined) addedByName.set(name, [...(addedByName.get(name) ?? []), uriTemplate]);
+  }
+  for (const uriTemplate of removed) {
+    const oldTemplate = before.get(uriTemplate)!;
+    const name = nameOf(oldTemplate);
+    const partner = name === undefined ? undefined : addedByName.get(name)?.shift();
+    if (partner === undefined) {
+      unpaired.push(uriTemplate);
+      continue;
+    }
+    added.delete(partner);
+    specs.push(...diffTemplate(uriTemplate, oldTemplate, after.get(partner)!));
+  }
+
+  const renames = findRenames(
+    unpaired.map((t) => ({ id: t, text: t })),
+    [...added].map((t) => ({ id: t, text: t })),
+  );
+  for (const uriTemplate of unpaired) {
+    specs.push(removal("template-removed", "resourceTemplate", uriTemplate, renames.get(uriTemplate)));
+  }
+  for (const uriTemplate of added) {
+    specs.push({ rule: "template-added", kind: "resourceTemplate", name: uriTemplate, path: "", message: "added" });
+  }
+  for (const [uriTemplate, oldTemplate] of before) {
+    const newTemplate = after.get(uriTemplate);
+    if (newTemplate) specs.push(...diffTemplate(uriTemplate, oldTemplate, newTemplate));
+  }
+  return specs;
+}
+
+function nameOf(template: ResourceTemplate): string | undefined {
+  return typeof template.name === "string" && template.name !== "" ? template.name : undefined;
+}
+
+/** The target is the old uriTemplate: the identity the lockfile pinned. */
+function diffTemplate(id: string, oldTemplate: ResourceTemplate, newTemplate: ResourceTemplate): ChangeSpec[] {
+  const specs = diffItemFields("resourceTemplate", id, oldTemplate, newTemplate, "uriTemplate", TEMPLATE_RULES);
+  const oldText = oldTemplate.uriTemplate;
+  const newText = newTemplate.uriTemplate;
+  if (oldText === newText) return specs;
+
+  const oldVariables = templateVariableNames(oldText);
+  const newVariables = templateVariableNames(newText);
+  const base = { kind: "resourceTemplate" as const, name: id, path: "/uriTemplate", before: oldText, after: newText };
+  const now = `(uriTemplate now ${show(newText)})`;
+  for (const variable of newVariables.filter((v) => !oldVariables.includes(v))) {
+    specs.push({
+      ...base,
+      rule: "template-variable-added",
+      message: `variable ${JSON.stringify(variable)} added ${now}`,
+      discriminator: variable,
+    });
+  }
+  for (const variable of oldVariables.filter((v) => !newVariables.includes(v))) {
+    specs.push({
+      ...base,
+      rule: "template-variable-removed",
+      message: `variable ${JSON.stringify(variable)} removed ${now}`,
+      discriminator: variable,
+    });
+  }
+  const sameVariables =
+    oldVariables.length === newVariables.length && oldVariables.every((v) => newVariables.includes(v));
+  if (sameVariables) {
+    specs.push({ ...base, rule: "template-changed", message: `uriTemplate changed to ${show(newText)}` });
+  }
+  return specs;
+}

@@ -1,0 +1,100 @@
+/**
+ * The server itself: capabilities, protocol version, instructions, serverInfo. Target kind
+ * "server", name "", paths are JSON Pointers into the lockfile (/capabilities/…, /server/…). Pure.
+ */
+import type { Contract, Json } from "../contract/model.ts";
+import {
+  asObject,
+  type ChangeSpec,
+  describeFieldChange,
+  diffFields,
+  pointer,
+  pointerToDotted,
+  sortedUnionKeys,
+} from "./change.ts";
+
+export function diffServer(oldC: Contract, newC: Contract): ChangeSpec[] {
+  const specs: ChangeSpec[] = [];
+  specs.push(...diffCapabilities(oldC.capabilities, newC.capabilities, "/capabilities"));
+  if (oldC.protocolVersion !== newC.protocolVersion) {
+    specs.push({
+      rule: "protocol-version-changed",
+      kind: "server",
+      name: "",
+      path: "/protocolVersion",
+      before: oldC.protocolVersion,
+      after: newC.protocolVersion,
+      message: describeFieldChange("protocolVersion", oldC.protocolVersion, newC.protocolVersion),
+    });
+  }
+  if (oldC.instructions !== newC.instructions) {
+    specs.push({
+      rule: "instructions-changed",
+      kind: "server",
+      name: "",
+      path: "/instructions",
+      ...(oldC.instructions !== undefined && { before: oldC.instructions }),
+      ...(newC.instructions !== undefined && { after: newC.instructions }),
+      message: describeFieldChange("instructions", oldC.instructions, newC.instructions),
+    });
+  }
+  specs.push(
+    ...diffFields(
+      "server",
+      "",
+      oldC.server,
+      newC.server,
+      "/server",
+      new Set(),
+      () => "server-info-changed",
+      (key) => `serverInfo.${key}`,
+    ),
+  );
+  return specs;
+}
+
+/**
+ * A capability is present unless absent, false or null. Present → not present is a removal
+ * and the reverse an addition, reported once at the highest key that changed (removing
+ * `resources` does not also report `resources.subscribe`). Where both sides are present,
+ * sub-capabilities are compared; a bare `true` counts as an object with no sub-capabilities.
+ */
+function diffCapabilities(oldValue: Json | undefined, newValue: Json | undefined, path: string): ChangeSpec[] {
+  const oldObject = asObject(oldValue);
+  const newObject = asObject(newValue);
+  const specs: ChangeSpec[] = [];
+  for (const key of sortedUnionKeys(oldObject, newObject)) {
+    const before = oldObject[key];
+    const after = newObject[key];
+    const childPath = pointer(path, key);
+    const label = pointerToDotted(childPath).replace(/^capabilities\.?/, "");
+    if (isPresent(before) && !isPresent(after)) {
+      specs.push({
+        rule: "capability-removed",
+        kind: "server",
+        name: "",
+        path: childPath,
+        before: before!,
+        ...(after !== undefined && { after }),
+        message: `capability ${JSON.stringify(label)} removed`,
+      });
+    } else if (!isPresent(before) && isPresent(after)) {
+      specs.push({
+        rule: "capability-added",
+        kind: "server",
+        name: "",
+        path: childPath,
+        ...(before !== undefined && { before }),
+        after: after!,
+        message: `capability ${JSON.stringify(label)} added`,
+      });
+    } else if (isPresent(before) && isPresent(after)) {
+      specs.push(...diffCapabilities(before, after, childPath));
+    }
+  }
+  return specs;
+}
+
+function isPresent(value: Json | undefined): boolean {
+  return value !== undefined && value !== null && value !== false;
+}

@@ -1,0 +1,343 @@
+/**
+ * Tools, matched by name: schemas (through the schema engine, with direction), behaviour
+ * hints judged by their effective values, task support, texts and metadata. Pure.
+ */
+import { stableStringify } from "../contract/canonical.ts";
+import type { Json, JsonObject, Tool } from "../contract/model.ts";
+import { compareSchemas, type SchemaChange } from "../schema/compare.ts";
+import {
+  asObject,
+  type ChangeSpec,
+  diffFields,
+  firstById,
+  jsonEqual,
+  pointer,
+  pointerToDotted,
+  removal,
+  show,
+  textOrMetadata,
+} from "./change.ts";
+import type { Direction } from "./model.ts";
+import { findRenames, type RenameCandidate } from "./rename.ts";
+
+type SchemaField = "inputSchema" | "outputSchema";
+
+/** Top-level tool fields compared by dedicated rules rather than as plain metadata. */
+const HANDLED = new Set(["name", "inputSchema", "outputSchema", "annotations", "execution"]);
+const HINTS = new Set(["readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint"]);
+const TASK_SUPPORT_DEFAULT = "forbidden";
+
+export function diffTools(oldTools: readonly Tool[], newTools: readonly Tool[]): ChangeSpec[] {
+  const before = firstById(oldTools, "name");
+  const after = firstById(newTools, "name");
+  const removed = [...before.keys()].filter((name) => !after.has(name));
+  const added = [...after.keys()].filter((name) => !before.has(name));
+  const renames = findRenames(
+    removed.map((name) => renameCandidate(before.get(name)!)),
+    added.map((name) => renameCandidate(after.get(name)!)),
+  );
+
+  const specs: ChangeSpec[] = [];
+  for (const name of removed) specs.push(removal("tool-removed", "tool", name, renames.get(name)));
+  for (const name of added) specs.push({ rule: "tool-added", kind: "tool", name, path: "", message: "added" });
+  for (const [name, oldTool] of before) {
+    const newTool = after.get(name);
+    if (newTool) specs.push(...diffTool(name, oldTool, newTool));
+  }
+  return specs;
+}
+
+/**
+ * An identical inputSchema marks a likely rename, but only a schema that declares
+ * properties: many unrelated tools share an empty `{"type": "object"}`.
+ */
+function renameCandidate(tool: Tool): RenameCandidate {
+  const schema = asObject(tool.inputSchema);
+  const properties = asObject(schema.properties);
+  const candidate: RenameCandidate = { id: tool.name, text: tool.name };
+  // Wrapping under "inputSchema" lets stableStringify treat `required` as the set it is.
+  if (Object.keys(properties).length > 0) candidate.signature = stableStringify({ inputSchema: schema });
+  return candidate;
+}
+
+function diffTool(name: string, oldTool: Tool, newTool: Tool): ChangeSpec[] {
+  const specs: ChangeSpec[] = [];
+  specs.push(...diffFields("tool", name, oldTool, newTool, "", HANDLED, textOrMetadata("tool-metadata-changed")));
+  specs.push(...diffSchema(name, "inputSchema", "input", oldTool.inputSchema, newTool.inputSchema));
+
+  const oldOutput = oldTool.outputSchema;
+  const newOutput = newTool.outputSchema;
+  if (oldOutput !== undefined && newOutput !== undefined) {
+    specs.push(...diffSchema(name, "outputSchema", "output", oldOutput, newOutput));
+  } else if (oldOutput !== undefined) {
+    specs.push({
+      rule: "output-schema-removed",
+      kind: "tool",
+      name,
+      path: "/outputSchema",
+      message: "outputSchema removed",
+    });
+  } else if (newOutput !== undefined) {
+    specs.push({
+      rule: "output-schema-added",
+      kind: "tool",
+      name,
+      path: "/outputSchema",
+      message: "outputSchema added",
+    });
+  }
+
+  const oldAnnotations = asObject(oldTool.annotations);
+  const newAnnotations = asObject(newTool.annotations);
+  specs.push(...diffHints(name, oldAnnotations, newAnnotations));
+  specs.push(
+    ...diffFields("tool", name, oldAnnotations, newAnnotations, "/annotations", HINTS, () => "tool-metadata-changed"),
+  );
+
+  const oldExecution = asObject(oldTool.execution);
+  const newExecution = asObject(newTool.execution);
+  specs.push(...diffTaskSupport(name, oldExecution, newExecution));
+  const taskSupportOnly = new Set(["taskSupport"]);
+  specs.push(
+    ...diffFields(
+      "tool",
+      name,
+      oldExecution,
+      newExecution,
+      "/execution",
+      taskSupportOnly,
+      () => "tool-metadata-changed",
+    ),
+  );
+  return specs;
+}
+
+function diffSchema(
+  name: string,
+  field: SchemaField,
+  direction: Direction,
+  oldSchema: Json | undefined,
+  newSchema: Json | undefined,
+): ChangeSpec[] {
+  if (jsonEqual(oldSchema, newSchema)) return [];
+  return mapSchemaChanges(name, field, direction, compareSchemas(oldSchema, newSchema));
+}
+
+/**
+ * Schema rules that fire once per value at one path (each enum value, each required name):
+ * the value is part of the change's identity, so it goes into the fingerprint, which then
+ * stays the same whatever else changed at that path.
+ */
+const VALUE_IDENTIFIED = new Set([
+  "enum-value-added",
+  "enum-value-removed",
+  "required-added",
+  "required-removed",
+  "dependent-required-added",
+  "dependent-required-removed",
+]);
+
+/**
+ * Schema engine findings → tool changes. The engine's message says what changed at its node
+ * ("enum value \"imperial\" removed"); this adds where, from the tool's point of view
+ * ("… at inputSchema.properties.units").
+ */
+export function mapSchemaChanges(
+  name: string,
+  field: SchemaField,
+  direction: Direction,
+  changes: readonly SchemaChange[],
+): ChangeSpec[] {
+  return changes.map((sc) => {
+    const path = `/${field}${sc.path}`;
+    const witness = "witness" in sc ? (sc.witness as Json | undefined) : undefined;
+    return {
+      rule: sc.rule,
+      kind: "tool",
+      name,
+      direction,
+      path,
+      ...(sc.before !== undefined && { before: sc.before }),
+      ...(sc.after !== undefined && { after: sc.after }),
+      message: `${sc.message} at ${schemaLocation(path)}`,
+      ...(sc.note !== undefined && { note: sc.note }),
+      ...(witness !== undefined && { witness }),
+      ...(VALUE_IDENTIFIED.has(sc.rule) && { discriminator: stableStringify(sc.before ?? sc.after ?? null) }),
+    };
+  });
+}
+
+/** Keywords that hold a value, not subschemas: a path ending in one names its schema node. */
+const LEAF_KEYWORDS = new Set([
+  "type",
+  "nullable",
+  "enum",
+  "const",
+  "required",
+  "pattern",
+  "format",
+  "multipleOf",
+  "contains",
+  "minimum",
+  "maximum",
+  "exclusiveMinimum",
+  "exclusiveMaximum",
+  "minLength",
+  "maxLength",
+  "minItems",
+  "maxItems",
+  "minProperties",
+  "maxProperties",
+  "uniqueItems",
+  "patternProperties",
+  "if",
+  "allOf",
+  "default",
+  "deprecated",
+  "readOnly",
+  "writeOnly",
+  "$schema",
+  "title",
+  "description",
+  "examples",
+]);
+/** Keywords whose children are names (a property called "type" is not the type keyword). */
+const NAME_CONTAINERS = new Set([
+  "properties",
+  "patternProperties",
+  "$defs",
+  "definitions",
+  "dependentRequired",
+  "dependentSchemas",
+  "dependencies",
+]);
+
+/**
+ * Where a schema change is, for a message: the schema node, without the keyword the
+ * engine's message already names ("value \"imperial\" no longer allowed at inputSchema.properties.units").
+ */
+export function schemaLocation(path: string): string {
+  const segments = path.split("/");
+  const last = segments.at(-1) ?? "";
+  const parent = segments.at(-2) ?? "";
+  const trimmed =
+    segments.length > 2 && LEAF_KEYWORDS.has(last) && !NAME_CONTAINERS.has(parent) ? segments.slice(0, -1) : segments;
+  return pointerToDotted(trimmed.join("/"));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Behaviour hints. The spec's defaults: readOnlyHint false, destructiveHint true,
+// idempotentHint false, openWorldHint true. destructiveHint and idempotentHint mean something
+// only for a tool that is not read-only, so the rules compare effective values: an absent hint
+// equals its default, and a read-only tool is non-destructive and trivially idempotent.
+// A hint that is not a boolean is treated as absent (lint reports it).
+
+const DEFAULTS: Record<string, boolean> = {
+  readOnlyHint: false,
+  destructiveHint: true,
+  idempotentHint: false,
+  openWorldHint: true,
+};
+
+function hint(annotations: JsonObject, key: string): boolean {
+  const value = annotations[key];
+  return typeof value === "boolean" ? value : DEFAULTS[key]!;
+}
+
+interface HintRule {
+  key: string;
+  /** The raw hints the effective value depends on. */
+  inputs: readonly string[];
+  effective: (a: JsonObject) => boolean;
+  becameTrue: [rule: string, text: string];
+  becameFalse: [rule: string, text: string];
+}
+
+const readOnly = (a: JsonObject) => hint(a, "readOnlyHint");
+
+const HINT_RULES: readonly HintRule[] = [
+  {
+    key: "readOnlyHint",
+    inputs: ["readOnlyHint"],
+    effective: readOnly,
+    becameTrue: ["tool-now-read-only", "now read-only"],
+    becameFalse: ["tool-no-longer-read-only", "no longer read-only"],
+  },
+  {
+    key: "destructiveHint",
+    inputs: ["readOnlyHint", "destructiveHint"],
+    effective: (a) => !readOnly(a) && hint(a, "destructiveHint"),
+    becameTrue: ["tool-now-destructive", "may now perform destructive updates"],
+    becameFalse: ["tool-no-longer-destructive", "no longer performs destructive updates"],
+  },
+  {
+    key: "idempotentHint",
+    inputs: ["readOnlyHint", "idempotentHint"],
+    effective: (a) => readOnly(a) || hint(a, "idempotentHint"),
+    becameTrue: ["tool-now-idempotent", "now idempotent"],
+    becameFalse: ["tool-no-longer-idempotent", "no longer idempotent"],
+  },
+  {
+    key: "openWorldHint",
+    inputs: ["openWorldHint"],
+    effective: (a) => hint(a, "openWorldHint"),
+    becameTrue: ["tool-now-open-world", "now reaches an open world of external entities"],
+    becameFalse: ["tool-no-longer-open-world", "no longer reaches an open world of external entities"],
+  },
+];
+
+function diffHints(name: string, oldAnnotations: JsonObject, newAnnotations: JsonObject): ChangeSpec[] {
+  const specs: ChangeSpec[] = [];
+  for (const rule of HINT_RULES) {
+    const before = rule.effective(oldAnnotations);
+    const after = rule.effective(newAnnotations);
+    if (before === after) continue;
+    const [id, text] = after ? rule.becameTrue : rule.becameFalse;
+    const causes = rule.inputs
+      .filter((key) => !jsonEqual(oldAnnotations[key], newAnnotations[key]))
+      .map((key) => `${key} ${show(oldAnnotations[key])} → ${show(newAnnotations[key])}`);
+    const defaults = rule.inputs
+      .filter((key) => typeof newAnnotations[key] !== "boolean")
+      .map((key) => `${key} is absent, which means ${DEFAULTS[key]}`);
+    specs.push({
+      rule: id,
+      kind: "tool",
+      name,
+      path: pointer("/annotations", rule.key),
+      before,
+      after,
+      message: causes.length > 0 ? `${text} (${causes.join("; ")})` : text,
+      ...(defaults.length > 0 && { note: `${defaults.join("; ")}.` }),
+    });
+  }
+  return specs;
+}
+
+// ---------------------------------------------------------------------------------------------
+// execution.taskSupport: "required" | "optional" | "forbidden" (the default). Moving to
+// "optional" keeps every way of calling the tool that worked; any other move drops one.
+
+function taskSupport(execution: JsonObject): string {
+  const value = execution.taskSupport;
+  return typeof value === "string" ? value : TASK_SUPPORT_DEFAULT;
+}
+
+function diffTaskSupport(name: string, oldExecution: JsonObject, newExecution: JsonObject): ChangeSpec[] {
+  const before = taskSupport(oldExecution);
+  const after = taskSupport(newExecution);
+  if (before === after) return [];
+  const relaxed = after === "optional" && (before === "forbidden" || before === "required");
+  const absent = typeof oldExecution.taskSupport !== "string" || typeof newExecution.taskSupport !== "string";
+  return [
+    {
+      rule: relaxed ? "tool-task-support-relaxed" : "tool-task-support-changed",
+      kind: "tool",
+      name,
+      path: "/execution/taskSupport",
+      before,
+      after,
+      message: `execution.taskSupport changed from ${show(before)} to ${show(after)}`,
+      ...(absent && { note: `An absent taskSupport means "${TASK_SUPPORT_DEFAULT}".` }),
+    },
+  ];
+}

@@ -1,0 +1,81 @@
+/** The human report: grouped by severity, one line per change, then the verdict. */
+import type { Change, Severity } from "../diff/model.ts";
+import { type Report, SEVERITIES, type Side } from "./model.ts";
+
+export interface TextStyle {
+  color: boolean;
+}
+
+const paint = (style: TextStyle, code: string, text: string) =>
+  style.color ? `\u001b[${code}m${text}\u001b[0m` : text;
+
+const HEADINGS: Record<Severity, { label: string; mark: string; color: string }> = {
+  breaking: { label: "BREAKING", mark: "✖", color: "31" },
+  minor: { label: "MINOR", mark: "▲", color: "33" },
+  patch: { label: "PATCH", mark: "·", color: "36" },
+};
+
+function describeSide(side: Side): string {
+  const server = [side.server.name, side.server.version].filter(Boolean).join(" ");
+  return server ? `${side.source} (${server})` : side.source;
+}
+
+function renderChange(change: Change, style: TextStyle): string[] {
+  const heading = HEADINGS[change.severity];
+  const mark = paint(style, heading.color, heading.mark);
+  const rule = paint(style, "2", `[${change.rule}]`);
+  const lines = [`  ${mark} ${change.message} ${rule}`];
+  const detail = (label: string, text: string) => lines.push(`      ${paint(style, "2", `${label}:`)} ${text}`);
+  if (change.renamedTo)
+    detail("hint", `possibly renamed to "${change.renamedTo}" (the removal still breaks callers of the old name)`);
+  if (change.witness !== undefined) {
+    const what =
+      change.direction === "output"
+        ? "a value the new schema allows and the old did not"
+        : "arguments the old schema accepted and the new one rejects";
+    detail("witness", `${JSON.stringify(change.witness)}  ${paint(style, "2", `(${what})`)}`);
+  }
+  if (change.note) detail("note", change.note);
+  return lines;
+}
+
+export function renderText(report: Report, style: TextStyle): string {
+  const out: string[] = [];
+  out.push(
+    `${paint(style, "1", `mcp-contract ${report.command}`)}  ${describeSide(report.baseline)} → ${describeSide(report.current)}`,
+  );
+  out.push("");
+  if (report.changes.length === 0) {
+    out.push(`${paint(style, "32", "✔")} no changes: the surfaces are identical`);
+    return `${out.join("\n")}\n`;
+  }
+  for (const severity of SEVERITIES) {
+    const changes = report.changes.filter((c) => c.severity === severity);
+    if (changes.length === 0) continue;
+    const heading = HEADINGS[severity];
+    out.push(paint(style, `1;${heading.color}`, `${heading.label} (${changes.length})`));
+    for (const change of changes) out.push(...renderChange(change, style));
+    out.push("");
+  }
+  const { summary } = report;
+  const counts = SEVERITIES.map((s) => `${summary[s]} ${s}`).join(", ");
+  const bump =
+    report.requiredBump === "none"
+      ? "no version bump needed"
+      : `requires a ${report.requiredBump.toUpperCase()} version bump`;
+  out.push(`${counts} · ${bump}`);
+  if (report.failOn === "never") {
+    out.push(paint(style, "2", "(--fail-on never: reporting only)"));
+  } else if (report.result === "fail") {
+    out.push(
+      paint(
+        style,
+        "1;31",
+        `✖ FAIL: ${report.failing} change${report.failing === 1 ? "" : "s"} at or above ${report.failOn} (--fail-on ${report.failOn})`,
+      ),
+    );
+  } else {
+    out.push(paint(style, "1;32", `✔ PASS: nothing at or above ${report.failOn} (--fail-on ${report.failOn})`));
+  }
+  return `${out.join("\n")}\n`;
+}
