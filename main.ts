@@ -2,7 +2,7 @@
 /** mcp-contract: the CLI entry. Builds the command tree, runs it, maps errors to exit codes. */
 import { CommanderError } from "@commander-js/extra-typings";
 import { buildProgram } from "./src/cli/program.ts";
-import { Ui } from "./src/cli/ui.ts";
+import { redactSecrets, Ui } from "./src/cli/ui.ts";
 import { CliError } from "./src/errors.ts";
 
 /** A bug in mcp-contract itself, never one of the documented outcomes. */
@@ -32,7 +32,7 @@ async function main(argv: string[]): Promise<number> {
 
 function printStack(ui: Ui, error: unknown): void {
   for (let e: unknown = error, depth = 0; e instanceof Error && depth < 5; e = e.cause, depth++) {
-    process.stderr.write(`${ui.dim(`${depth ? "caused by: " : ""}${e.stack ?? e.message}`)}\n`);
+    process.stderr.write(`${ui.dim(redactSecrets(`${depth ? "caused by: " : ""}${e.stack ?? e.message}`))}\n`);
   }
 }
 

@@ -46,6 +46,9 @@ export async function captureTarget(resolved: ResolvedTarget, ui: Ui): Promise<C
         ? (text) => ui.debug(text.replace(/\n$/, "").replace(/^/gm, "server stderr | "))
         : undefined,
       onNote: (note) => ui.debug(note),
+      onKillSwitch: (kill) => {
+        killNow = kill;
+      },
     });
     killNow = open.killNow;
     try {

@@ -19,6 +19,16 @@ export function useColor(mode: ColorMode = "auto", stream: { isTTY?: boolean } =
   return Boolean(stream.isTTY) && process.env.TERM !== "dumb";
 }
 
+/** Process-wide, so that the error printer in main.ts redacts what a command registered. */
+const SECRETS = new Set<string>();
+
+export function redactSecrets(text: string): string {
+  let out = text;
+  // Longest first, so that a token inside a longer header value is masked whole.
+  for (const secret of [...SECRETS].sort((a, b) => b.length - a.length)) out = out.split(secret).join("***");
+  return out;
+}
+
 const SPINNER = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
 /** Capture that finishes faster than this shows no progress line at all. */
 const PROGRESS_DELAY_MS = 300;
@@ -27,7 +37,6 @@ export class Ui {
   readonly quiet: boolean;
   readonly verbose: boolean;
   readonly color: boolean;
-  private secrets: string[] = [];
   private progressText: string | undefined;
   private progressTimer: ReturnType<typeof setInterval> | undefined;
   private progressShown = false;
@@ -40,15 +49,13 @@ export class Ui {
     this.color = useColor(options.color);
   }
 
-  /** Register values (tokens, header values) that must never be printed. */
+  /** Register values (tokens, header values) that must never be printed, by any Ui. */
   addSecrets(values: string[]): void {
-    this.secrets.push(...values.filter((v) => v.length >= 4));
+    for (const value of values) if (value.length >= 4) SECRETS.add(value);
   }
 
   redact(text: string): string {
-    let out = text;
-    for (const secret of this.secrets) out = out.split(secret).join("***");
-    return out;
+    return redactSecrets(text);
   }
 
   paint(code: string, text: string): string {

@@ -2,7 +2,8 @@
  * TARGET → an initialized Session. Knows each transport's ways of failing and turns them
  * into messages that name the cause and the fix.
  */
-import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
+import { statSync } from "node:fs";
+import { SSEClientTransport, SseError } from "@modelcontextprotocol/sdk/client/sse.js";
 import { StreamableHTTPClientTransport, StreamableHTTPError } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { errorMessage, ServerError, UsageError } from "../errors.ts";
 import { Session, type SessionOptions } from "./session.ts";
@@ -14,6 +15,8 @@ export interface ConnectOptions extends SessionOptions {
   onServerStderr?: (text: string) => void;
   /** Receives diagnostic notes (transport fallback and the like), shown with --verbose. */
   onNote?: (text: string) => void;
+  /** Receives, as soon as there is something to stop, a function that stops it at once (Ctrl-C). */
+  onKillSwitch?: (kill: () => void) => void;
 }
 
 export interface OpenSession {
@@ -26,7 +29,7 @@ export interface OpenSession {
 
 export async function openSession(target: Target, options: ConnectOptions): Promise<OpenSession> {
   if (target.kind === "stdio") return openStdio(target, options);
-  if (target.transport === "sse") return openHttp(target, options, "sse");
+  if (target.transport === "sse") return explained(openHttp(target, options, "sse"), target);
   try {
     return await openHttp(target, options, "http");
   } catch (error) {
@@ -41,18 +44,29 @@ export async function openSession(target: Target, options: ConnectOptions): Prom
       status === 401 ||
       status === 403
     ) {
-      throw error;
+      throw explainHttpError(error, target);
     }
     options.onNote?.(`Streamable HTTP POST got HTTP ${status}; trying the legacy HTTP+SSE transport`);
     try {
       return await openHttp(target, options, "sse");
     } catch (sseError) {
-      if (httpStatus(sseError) === undefined && !(sseError instanceof ServerError)) throw sseError;
+      const sseStatus = httpStatus(sseError);
+      if (sseStatus === 401 || sseStatus === 403 || (sseStatus === undefined && !(sseError instanceof SseError))) {
+        throw explainHttpError(sseError, target);
+      }
       throw new ServerError(
         `${target.url.href} is not an MCP endpoint: a Streamable HTTP POST got HTTP ${status}, and the legacy HTTP+SSE GET failed too (${describeHttpFailure(sseError)}). Check the URL's path; MCP servers commonly serve /mcp (Streamable HTTP) or /sse (legacy).`,
         { cause: sseError },
       );
     }
+  }
+}
+
+async function explained(open: Promise<OpenSession>, target: Extract<Target, { kind: "http" }>): Promise<OpenSession> {
+  try {
+    return await open;
+  } catch (error) {
+    throw explainHttpError(error, target);
   }
 }
 
@@ -78,10 +92,19 @@ async function openStdio(target: Extract<Target, { kind: "stdio" }>, options: Co
     const how = exit.signal ? `was killed by ${exit.signal}` : `exited with code ${exit.code}`;
     session.abort(new ServerError(`the server \`${shown}\` ${how} during ${session.currentPhase()}.${tail()}`));
   };
+  if (target.cwd !== undefined && !isDirectory(target.cwd)) {
+    throw new UsageError(`--cwd ${target.cwd} is not an existing directory, so the server cannot be started in it.`);
+  }
   try {
     await transport.start();
+    options.onKillSwitch?.(() => transport.killNow());
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
+    if (code === "EACCES" && isDirectory(target.command)) {
+      throw new ServerError(
+        `cannot start the server: ${target.command} is a directory, not a program. Give the command that starts the server after \`--\`, e.g. \`-- node ${target.command}/index.js\`.`,
+      );
+    }
     if (code === "ENOENT") {
       throw new ServerError(
         `cannot start the server: command not found: ${target.command}. Check the spelling and that it is installed and on PATH (or give its full path) after \`--\`.`,
@@ -91,9 +114,6 @@ async function openStdio(target: Extract<Target, { kind: "stdio" }>, options: Co
       throw new ServerError(
         `cannot start the server: permission denied running ${target.command}. Make it executable (chmod +x) or run it through its interpreter, e.g. \`-- node ${target.command}\`.`,
       );
-    }
-    if (code === "ENOENT_CWD" || (code === undefined && target.cwd)) {
-      throw new UsageError(`cannot start the server in --cwd ${target.cwd}: ${errorMessage(error)}`);
     }
     throw new ServerError(`cannot start the server \`${shown}\`: ${errorMessage(error)}`, { cause: error });
   }
@@ -117,11 +137,12 @@ async function openHttp(
       ? new StreamableHTTPClientTransport(target.url, { requestInit })
       : new SSEClientTransport(target.url, { requestInit, eventSourceInit: { fetch: withHeaders(target.headers) } });
   const session = new Session(transport, options);
+  options.onKillSwitch?.(() => void session.close());
   try {
     await session.initialize();
   } catch (error) {
     await session.close();
-    throw explainHttpError(error, target);
+    throw error;
   }
   return { session, transport: kind, killNow: () => void session.close() };
 }
@@ -135,13 +156,17 @@ function withHeaders(headers: Record<string, string>) {
   };
 }
 
+function isDirectory(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
 function httpStatus(error: unknown): number | undefined {
   const code = (error as { code?: unknown })?.code;
-  if (
-    (error instanceof StreamableHTTPError || (error as Error)?.name === "SseError") &&
-    typeof code === "number" &&
-    code > 0
-  ) {
+  if ((error instanceof StreamableHTTPError || error instanceof SseError) && typeof code === "number" && code > 0) {
     return code;
   }
   const status = (error as { status?: unknown })?.status;

@@ -88,10 +88,14 @@ export class Session {
     this.phase = phase;
     this.options.onPhase?.(phase);
     const remaining = this.deadline - Date.now();
-    const seconds = Math.round(this.options.timeoutMs / 1000);
+    const seconds = Number((this.options.timeoutMs / 1000).toFixed(1));
+    const state =
+      phase === "initialize"
+        ? "the server never completed start-up (it may be slow, or waiting for input, a network resource or credentials)"
+        : "the server is running but did not respond in time";
     const timeoutError = () =>
       new ServerError(
-        `no answer to ${phase} after ${seconds} s: the server is running but did not respond in time. If it is just slow, raise the limit with --timeout SECONDS; run with --verbose to see its stderr.`,
+        `no answer to ${phase} after ${seconds} s: ${state}. If it is just slow, raise the limit with --timeout SECONDS; run with --verbose to see its stderr.`,
       );
     if (remaining <= 0) throw timeoutError();
     let timer: ReturnType<typeof setTimeout> | undefined;

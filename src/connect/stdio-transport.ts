@@ -56,7 +56,15 @@ export class ChildProcessTransport implements Transport {
     return lines.slice(-STDERR_TAIL_LINES);
   }
 
+  private started: Promise<void> | undefined;
+
+  /** Spawns the server once; the SDK's Client calls start() again on connect, which is a no-op. */
   start(): Promise<void> {
+    this.started ??= this.spawn();
+    return this.started;
+  }
+
+  private spawn(): Promise<void> {
     return new Promise((resolve, reject) => {
       const child = spawn(this.target.command, this.target.args, {
         cwd: this.target.cwd,

@@ -76,9 +76,24 @@ export function parseTarget(command: string[], flags: TargetFlags): Target {
       );
     }
     headers[name] = header.slice(colon + 1).trim();
+    assertHeaderValue(headers[name], `--header ${name}`);
   }
-  if (flags.bearer) headers.Authorization = `Bearer ${flags.bearer}`;
+  if (flags.bearer) {
+    assertHeaderValue(flags.bearer, "--bearer (or MCP_CONTRACT_BEARER)");
+    headers.Authorization = `Bearer ${flags.bearer}`;
+  }
   return { kind: "http", url, headers, transport };
+}
+
+/** HTTP header values are Latin-1 text on one line; say which flag is wrong instead of failing later. */
+function assertHeaderValue(value: string, flag: string): void {
+  if (/[\r\n\0]/.test(value))
+    throw new UsageError(`${flag} contains a line break or NUL character, which an HTTP header cannot carry.`);
+  if (/[^\u0000-\u00ff]/.test(value)) {
+    throw new UsageError(
+      `${flag} contains characters outside Latin-1, which an HTTP header cannot carry; check for a stray character copied with the value.`,
+    );
+  }
 }
 
 /** The server inherits the user's environment (PATH, HOME, proxies, API keys), plus --env. */

@@ -16,7 +16,7 @@ const TOP_LEVEL_ORDER = [
   "resourceTemplates",
   "prompts",
 ];
-/** Identity and the human-facing fields first in every item, the rest alphabetically. */
+/** The item's identity, then the human-facing fields, first in every item; the rest alphabetically. */
 const ITEM_ORDER = ["name", "uri", "uriTemplate", "title", "description", "mimeType"];
 const SCHEMA_KEYS = new Set(["inputSchema", "outputSchema"]);
 /** Inside these schema keywords values are data, not schemas. */
@@ -64,7 +64,7 @@ export function stableStringify(value: Json): string {
 
 function sortItems(items: JsonObject[], id: string): JsonObject[] {
   const keyed = items.map((item) => {
-    const canonical = canonicalValue(item, false, ITEM_ORDER) as JsonObject;
+    const canonical = canonicalValue(item, false, [id, ...ITEM_ORDER.filter((k) => k !== id)]) as JsonObject;
     const identity = item[id];
     return { canonical, identity: typeof identity === "string" ? identity : "", text: JSON.stringify(canonical) };
   });

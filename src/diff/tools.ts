@@ -310,7 +310,44 @@ function diffHints(name: string, oldAnnotations: JsonObject, newAnnotations: Jso
       ...(defaults.length > 0 && { note: `${defaults.join("; ")}.` }),
     });
   }
-  return specs;
+  return foldReadOnlyConsequences(specs, oldAnnotations, newAnnotations);
+}
+
+/**
+ * When readOnlyHint flips, the destructive and idempotent verdicts flip with it although
+ * their own hints did not change: say so once, in the read-only finding's note, instead of
+ * three findings for one edit.
+ */
+const CONSEQUENCE: Record<string, string> = {
+  "tool-now-destructive": "may now perform destructive updates",
+  "tool-no-longer-destructive": "no longer performs destructive updates",
+  "tool-now-idempotent": "is now idempotent",
+  "tool-no-longer-idempotent": "is no longer idempotent",
+};
+
+function foldReadOnlyConsequences(
+  specs: ChangeSpec[],
+  oldAnnotations: JsonObject,
+  newAnnotations: JsonObject,
+): ChangeSpec[] {
+  const readOnlySpec = specs.find((s) => s.path === "/annotations/readOnlyHint");
+  if (!readOnlySpec) return specs;
+  const consequences: string[] = [];
+  const kept = specs.filter((spec) => {
+    const key = spec.path.split("/").pop() as string;
+    const derived =
+      (key === "destructiveHint" || key === "idempotentHint") && jsonEqual(oldAnnotations[key], newAnnotations[key]);
+    if (derived) {
+      const text = CONSEQUENCE[spec.rule] ?? spec.message;
+      const why = typeof newAnnotations[key] === "boolean" ? "" : ` (${key} is absent, which means ${DEFAULTS[key]})`;
+      consequences.push(`${text}${why}`);
+    }
+    return !derived;
+  });
+  if (consequences.length > 0) {
+    readOnlySpec.note = `So it ${consequences.join(" and ")}.`;
+  }
+  return kept;
 }
 
 // ---------------------------------------------------------------------------------------------

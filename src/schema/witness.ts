@@ -1632,6 +1632,8 @@ interface Leaf {
   rejSide: Side;
   embedder: Embedder;
   frames: Frame[];
+  mode: Mode;
+  memo: Map<string, Cand[]>;
 }
 
 const TYPE_PROBES: Json[] = [null, false, true, 0, 1, -1, 1.5, "", "a", "not-a-value", [], [null], {}, { a: null }];
@@ -1709,12 +1711,12 @@ function valueCandidates(L: Leaf): Json[] {
   const out: Json[] = [];
   if (accValues) out.push(...accValues.filter(notInRej));
   out.push(...payloadValues(L).filter(notInRej));
-  const pool = [
+  const pool: Json[] = [
     ...samplesOf(L, 4),
     ...stringCandidates(L, false),
     ...numberCandidates(L),
     ...TYPE_PROBES,
-    ...(rejValues ?? []).flatMap((v) =>
+    ...(rejValues ?? []).flatMap((v): Json[] =>
       typeof v === "string" ? [`${v}_other`, v.toUpperCase(), ""] : typeof v === "number" ? [v + 1, v - 1] : [],
     ),
   ];
@@ -1836,68 +1838,85 @@ function arrayCandidates(L: Leaf): Json[] {
 }
 
 function objectCandidates(L: Leaf): Cand[] {
-  const out: Cand[] = [];
-  if (L.atProperty) out.push(OMIT, ...ranked(L, [...TYPE_PROBES, ...samplesOf(L, 3)]));
+  const atProperty: Cand[] = L.atProperty ? [OMIT, ...ranked(L, [...TYPE_PROBES, ...samplesOf(L, 3)])] : [];
   const eA = L.accSide.objectNode(L.acc);
   const eR = L.rej === undefined ? {} : L.rejSide.objectNode(L.rej);
-  const bases = dedupe(
-    MODES.map((m) => L.embedder.context(L.acc, L.rej, m, new Set())).filter((o): o is JsonObject => o !== undefined),
-  );
-  const base = bases[0];
-  if (!base) return out;
-  out.push(...bases);
-  // names the change itself mentions (e.g. a removed property when the path is the object)
-  const names = payloadValues(L).filter((v): v is string => typeof v === "string");
+  const base = L.embedder.context(L.acc, L.rej, L.mode, new Set());
+  if (!base) return atProperty;
+  /** A value for a property: one the rejecting side also accepts first, to pin the break on the change. */
+  const valuesFor = (name: string): Json[] =>
+    dedupe([
+      ...(declared(eR, name) ? gen(propertySchema(eR, name), L.rejSide, 1) : []),
+      ...gen(propertySchema(eA, name), L.accSide, 1),
+    ]);
+  // properties the accepting side declares (those the rejecting side lacks first), and names
+  // the change itself mentions (e.g. a removed property when the path is the object)
+  const named: Json[] = [];
+  const mentioned = payloadValues(L).filter((v): v is string => typeof v === "string");
   const accProps = Object.keys(isJsonObject(eA.properties) ? eA.properties : {});
   const notInRej = accProps.filter((p) => !declared(eR, p));
-  for (const name of [...names, ...notInRej, ...accProps]) {
-    for (const b of bases) {
-      if (Object.hasOwn(b, name)) continue;
-      for (const v of gen(propertySchema(eA, name), L.accSide, 2)) out.push({ ...b, [name]: v });
-    }
+  for (const name of new Set([...mentioned, ...notInRej, ...accProps])) {
+    if (Object.hasOwn(base, name)) continue;
+    for (const v of valuesFor(name)) named.push({ ...base, [name]: v });
   }
   // an extra, undeclared property
+  const extra: Json[] = [];
   const key = extraKey([eA, eR]);
-  const extraValues = [...gen(eA.additionalProperties ?? true, L.accSide, 3), ...TYPE_PROBES];
-  for (const b of bases) for (const v of extraValues) out.push({ ...b, [key]: v });
+  for (const v of [...gen(eA.additionalProperties ?? true, L.accSide, 3), ...TYPE_PROBES])
+    extra.push({ ...base, [key]: v });
   // everything optional at once, then more than the rejecting side's maxProperties
+  const sized: Json[] = [];
   const all: JsonObject = { ...base };
-  for (const name of accProps)
-    if (!Object.hasOwn(all, name)) all[name] = gen(propertySchema(eA, name), L.accSide, 1)[0] ?? null;
-  out.push(all);
+  for (const name of accProps) if (!Object.hasOwn(all, name)) all[name] = valuesFor(name)[0] ?? null;
+  sized.push(all);
   const maxR = Math.max(...L.rejAlts.map((a) => num(a.maxProperties) ?? -1));
   if (maxR >= 0 && maxR < MAX_LENGTH) {
     const big: JsonObject = { ...all };
     for (let i = 0; Object.keys(big).length <= maxR && i < maxR + 10; i++) {
       const k = `p${i}`;
-      if (!Object.hasOwn(big, k) && declaresOrAllows(eA, k))
+      if (!Object.hasOwn(big, k) && declaresOrAllows(eA, k)) {
         big[k] = gen(propertySchema(eA, k), L.accSide, 1)[0] ?? null;
+      }
     }
-    out.push(big);
+    sized.push(big);
   }
   // a property whose dependency (on the rejecting side) is missing
+  const dependent: Json[] = [];
   for (const alt of L.rejAlts) {
     const deps: JsonObject = {
       ...(isJsonObject(alt.dependencies) ? alt.dependencies : {}),
       ...(isJsonObject(alt.dependentRequired) ? alt.dependentRequired : {}),
     };
     for (const [k, list] of Object.entries(deps)) {
-      const o: JsonObject = { ...base, [k]: gen(propertySchema(eA, k), L.accSide, 1)[0] ?? null };
+      const o: JsonObject = { ...base, [k]: valuesFor(k)[0] ?? null };
       for (const d of strings(list)) delete o[d];
-      out.push(o);
+      dependent.push(o);
     }
   }
   // names matched by patternProperties on either side
+  const patterned: Json[] = [];
   for (const node of [eA, eR]) {
     if (!isJsonObject(node.patternProperties)) continue;
     for (const pattern of Object.keys(node.patternProperties)) {
       for (const name of regexSamples(pattern).slice(0, 2)) {
-        for (const v of [...gen(propertySchema(eA, name), L.accSide, 2), ...TYPE_PROBES])
-          out.push({ ...base, [name]: v });
+        for (const v of [...gen(propertySchema(eA, name), L.accSide, 2), ...TYPE_PROBES]) {
+          patterned.push({ ...base, [name]: v });
+        }
       }
     }
   }
-  return [...(L.atProperty ? [] : []), ...dedupe(out)];
+  const rule = L.change.rule;
+  const order: Json[][] = rule.startsWith("additional-properties")
+    ? [extra, named, sized, dependent, patterned]
+    : /^(min|max)-properties/.test(rule)
+      ? [sized, named, extra, dependent, patterned]
+      : rule.startsWith("dependent-required")
+        ? [dependent, named, sized, extra, patterned]
+        : rule.startsWith("pattern-properties")
+          ? [patterned, extra, named, sized, dependent]
+          : [named, extra, sized, dependent, patterned];
+  // the bare object last: it only shows changes to what is required
+  return dedupe([...atProperty, ...order.flat(), base]);
 }
 
 function requiredCandidates(L: Leaf): Cand[] {
@@ -1908,13 +1927,11 @@ function requiredCandidates(L: Leaf): Cand[] {
   const names = new Set<string>();
   for (const alt of L.rejAlts) for (const n of strings(alt.required)) if (!accRequired.has(n)) names.add(n);
   for (const v of payloadValues(L)) if (typeof v === "string" && !accRequired.has(v)) names.add(v);
-  if (names.size === 0 && !L.atProperty) return out;
-  for (const mode of MODES) {
-    const o = L.embedder.context(L.acc, L.rej, mode, names);
-    if (o) {
-      for (const n of names) delete o[n];
-      out.push(o);
-    }
+  if (names.size === 0) return out;
+  const o = L.embedder.context(L.acc, L.rej, L.mode, names);
+  if (o) {
+    for (const n of names) delete o[n];
+    out.push(o);
   }
   return out;
 }
@@ -1928,33 +1945,50 @@ function branchCandidates(L: Leaf): Json[] {
   return ranked(L, out);
 }
 
+/** Candidate families that do not depend on the embedding mode are computed once per call. */
+function memo(L: Leaf, name: string, make: () => Cand[]): Cand[] {
+  const key = name === "object" || name === "required" ? `${name}:${L.mode}` : name;
+  let list = L.memo.get(key);
+  if (!list) {
+    list = make();
+    L.memo.set(key, list);
+  }
+  return list;
+}
+
 function* leafCandidates(L: Leaf): Generator<Cand> {
   const rule = L.change.rule;
-  if (rule === "required-added" || rule === "required-removed") yield* requiredCandidates(L);
+  const families: [string, () => Cand[]][] = [
+    ["required", () => requiredCandidates(L)],
+    ["type", () => typeCandidates(L)],
+    ["value", () => valueCandidates(L)],
+    ["number", () => numberCandidates(L)],
+    ["string", () => stringCandidates(L)],
+    ["array", () => arrayCandidates(L)],
+    ["branch", () => branchCandidates(L)],
+    ["object", () => objectCandidates(L)],
+  ];
+  let first: string | undefined;
+  if (rule === "required-added" || rule === "required-removed") first = "required";
   else if (rule === "null-removed" || rule === "null-added") yield null;
-  else if (rule === "type-narrowed" || rule === "type-widened") yield* typeCandidates(L);
-  else if (rule.startsWith("enum-") || rule.startsWith("const-")) yield* valueCandidates(L);
-  else if (/^(minimum|maximum|multiple-of)-/.test(rule)) yield* numberCandidates(L);
-  else if (/^(min-length|max-length|pattern|format)-/.test(rule)) yield* stringCandidates(L);
-  else if (/^(min-items|max-items|unique-items|contains|items-tuple)-/.test(rule)) yield* arrayCandidates(L);
-  else if (/^any-of-branch-/.test(rule)) yield* branchCandidates(L);
+  else if (rule === "type-narrowed" || rule === "type-widened") first = "type";
+  else if (rule.startsWith("enum-") || rule.startsWith("const-")) first = "value";
+  else if (/^(minimum|maximum|multiple-of)-/.test(rule)) first = "number";
+  else if (/^(min-length|max-length|pattern|format)-/.test(rule)) first = "string";
+  else if (/^(min-items|max-items|unique-items|contains|items-tuple)-/.test(rule)) first = "array";
+  else if (/^any-of-branch-/.test(rule)) first = "branch";
   else if (
     /^(additional-properties|closed-object-property|property|min-properties|max-properties|dependent-required|pattern-properties)-/.test(
       rule,
     )
   ) {
-    yield* objectCandidates(L);
+    first = "object";
   }
+  const family = families.find(([name]) => name === first);
+  if (family) yield* memo(L, family[0], family[1]);
   // Whatever the rule, a broad sweep: the validator decides.
-  yield* samplesOf(L, 4);
-  yield* valueCandidates(L);
-  yield* typeCandidates(L);
-  yield* numberCandidates(L);
-  yield* stringCandidates(L);
-  yield* arrayCandidates(L);
-  yield* objectCandidates(L);
-  yield* requiredCandidates(L);
-  yield* branchCandidates(L);
+  yield* memo(L, "samples", () => samplesOf(L, 4));
+  for (const [name, make] of families) if (name !== first) yield* memo(L, name, make);
 }
 
 // ── the entry point ────────────────────────────────────────────────────────────────────
@@ -1998,14 +2032,20 @@ export function findWitness(
       rejSide,
       embedder,
       frames: w.frames,
+      mode: "H",
+      memo: new Map(),
     };
+    // Harmonized contexts first (H, R): the rest of the instance then also satisfies the
+    // rejecting schema where it can, so the witness breaks through this change and not
+    // through another one elsewhere in the same schema. P (accepting side only) last.
     const tried = new Set<string>();
-    const seenLeaves = new Set<string>();
-    for (const leaf of leafCandidates(L)) {
-      const leafKey = keyOf(leaf);
-      if (seenLeaves.has(leafKey)) continue;
-      seenLeaves.add(leafKey);
-      for (const mode of MODES) {
+    for (const mode of MODES) {
+      L.mode = mode;
+      const seenLeaves = new Set<string>();
+      for (const leaf of leafCandidates(L)) {
+        const leafKey = keyOf(leaf);
+        if (seenLeaves.has(leafKey)) continue;
+        seenLeaves.add(leafKey);
         const candidate = embedder.embed(leaf, mode);
         if (candidate === undefined) continue;
         const key = JSON.stringify(candidate);

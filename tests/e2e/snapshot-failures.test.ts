@@ -28,10 +28,10 @@ describe("the server fails", () => {
     expect(listDir(dir)).toEqual([]);
   });
 
-  // BUG: spawn reports a missing cwd as ENOENT, which openStdio() checks first, so the user
+  // Regression: spawn reports a missing cwd as ENOENT, which openStdio() checks first, so the user
   // is told `node` is not installed; the `ENOENT_CWD` branch meant for this is unreachable.
   // Reproduce: mcp-contract snapshot -o - --cwd /nonexistent/dir -- node server.js
-  test.todo("BUG: a --cwd that does not exist: exit 2 naming --cwd, not 'command not found'", async () => {
+  test("a --cwd that does not exist: exit 2 naming --cwd, not 'command not found'", async () => {
     const dir = tempDir();
     const missing = join(dir, "no-such-dir");
     const result = await runCli([

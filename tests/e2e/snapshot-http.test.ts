@@ -108,11 +108,11 @@ describe("Streamable HTTP and legacy SSE", () => {
     expect(readFileSync(result.out, "utf8")).toBe(stdioLockfile);
   });
 
-  // BUG: the fallback never happens. openHttp() already turns the SDK error into a
+  // Regression: the fallback never happens. openHttp() already turns the SDK error into a
   // ServerError (explainHttpError), and httpStatus() cannot read a status from a
   // ServerError, so openSession() rethrows "answered HTTP 405" instead of trying SSE.
   // Reproduce: a legacy SSE server, then `mcp-contract snapshot --url http://HOST/sse`.
-  test.todo("BUG: --url …/sse on a legacy server falls back from Streamable HTTP to SSE", async () => {
+  test("--url …/sse on a legacy server falls back from Streamable HTTP to SSE", async () => {
     const result = await snapshotUrl(`${sse.url}/sse`, ["--verbose"]);
     expect(result.stderr).toContain("trying the legacy HTTP+SSE transport");
     expect(result.code).toBe(0);
@@ -180,12 +180,12 @@ describe("authentication", () => {
     expectNoSecrets(result, TOKEN);
   });
 
-  // BUG: httpStatus() only trusts `code` on errors named "SseError", but the SDK's SseError
+  // Regression: httpStatus() only trusts `code` on errors named "SseError", but the SDK's SseError
   // keeps the default name "Error", so a 401 (or 403, 404) on the SSE stream gets the
   // generic "talking to URL failed: SSE error: Non-200 status code (401)" with no hint.
   // Reproduce: an SSE server needing a token, then
   // `mcp-contract snapshot --transport sse --url http://HOST/sse`.
-  test.todo("BUG: --transport sse without a needed token says to pass --bearer", async () => {
+  test("--transport sse without a needed token says to pass --bearer", async () => {
     const result = await snapshotUrl(`${sseBearer.url}/sse`, ["--transport", "sse"]);
     expectCleanFailure(result, 3);
     expect(result.stderr).toContain("401");
@@ -212,12 +212,12 @@ describe("authentication", () => {
     expectNoSecrets(ok, SECRET);
   });
 
-  // BUG: main.ts prints CliErrors through a fresh `new Ui(...)` that never got the secrets
+  // Regression: main.ts prints CliErrors through a fresh `new Ui(...)` that never got the secrets
   // registered by captureTarget(), so an error message quoting the server's response body
   // shows the bearer token and header values; --verbose also prints error.stack unredacted.
   // Reproduce: a server answering 500 "invalid credentials: <Authorization header>", then
   // `mcp-contract snapshot --url http://HOST/mcp --bearer TOKEN`.
-  test.todo("BUG: a server that echoes the credentials in its error does not make us print them", async () => {
+  test("a server that echoes the credentials in its error does not make us print them", async () => {
     const url = `http://127.0.0.1:${echo.port}/mcp`;
     for (const verbose of [[], ["--verbose"]]) {
       const result = await snapshotUrl(url, ["--bearer", TOKEN, "--header", `X-Secret: ${SECRET}`, ...verbose]);

@@ -2,9 +2,6 @@
  * No server process outlives `mcp-contract snapshot`: not after a capture, not after a
  * timeout, not after Ctrl-C, not even when the server ignores the end of stdin and
  * SIGTERM and has started a grandchild (the `stubborn` fixture, like a server under npx).
- *
- * Tests marked BUG are `test.todo` because they fail today; run them with
- * `bun test --todo tests/e2e/snapshot-processes.test.ts`. See the notes on each.
  */
 import { afterAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";
@@ -87,19 +84,19 @@ describe("after a capture", () => {
     expect(await survivors(allPids(started))).toEqual([]);
   });
 
-  // BUG: openStdio() calls transport.start() and then Client.connect() calls start() again
+  // Regression: openStdio() calls transport.start() and then Client.connect() calls start() again
   // through Session.tap(), so ChildProcessTransport spawns the server a second time and
   // loses track of the first process (src/connect/index.ts openStdio + session.ts tap).
-  test.todo("BUG: the server is started exactly once per capture", async () => {
+  test("the server is started exactly once per capture", async () => {
     const { dir, pidFile } = newPidFile();
     const result = await snapshotFixture({ pidFile }, join(dir, "c.json"));
     expect(result.code).toBe(0);
     expect(readPids(pidFile)).toHaveLength(1);
   });
 
-  // BUG (same cause): the first of the two spawned servers is never signalled, so a server
+  // Regression: the first of the two spawned servers is never signalled, so a server
   // that ignores stdin EOF and SIGTERM, and its grandchild, survive mcp-contract.
-  test.todo("BUG: a stubborn server and its grandchild are gone soon after exit 0", async () => {
+  test("a stubborn server and its grandchild are gone soon after exit 0", async () => {
     const { dir, pidFile } = newPidFile();
     const out = join(dir, "c.json");
     const result = await snapshotFixture({ stubborn: true, pidFile }, out);
@@ -110,7 +107,7 @@ describe("after a capture", () => {
     expect(await survivors(allPids(started))).toEqual([]);
   });
 
-  test.todo("BUG: a stubborn server that timed out is gone, with its grandchild", async () => {
+  test("a stubborn server that timed out is gone, with its grandchild", async () => {
     const { dir, pidFile } = newPidFile();
     const result = await snapshotFixture({ stubborn: true, mode: "hang-on-list", pidFile }, join(dir, "c.json"), [
       "--timeout",
@@ -165,9 +162,9 @@ describe("signals", () => {
     expect(await survivors(allPids(readPids(pidFile)))).toEqual([]);
   });
 
-  // BUG (double spawn, see above): killNow() SIGKILLs the process group of the second
+  // Regression: killNow() SIGKILLs the process group of the second
   // server only; the first stubborn server and its grandchild survive.
-  test.todo("BUG: SIGINT during a hanging tools/list kills a stubborn server and its grandchild", async () => {
+  test("SIGINT during a hanging tools/list kills a stubborn server and its grandchild", async () => {
     const { dir, pidFile } = newPidFile();
     const cli = spawnCli([
       "snapshot",
@@ -184,10 +181,10 @@ describe("signals", () => {
     expect(await survivors(allPids(readPids(pidFile)))).toEqual([]);
   });
 
-  // BUG: captureTarget() sets killNow only after openSession() resolves, so a Ctrl-C while
+  // Regression: captureTarget() sets killNow only after openSession() resolves, so a Ctrl-C while
   // initialize is pending exits without signalling anything; a server that ignores stdin
   // EOF (and what it started) lives on (src/cli/capture-target.ts).
-  test.todo("BUG: SIGINT during a hanging initialize kills a stubborn server and its grandchild", async () => {
+  test("SIGINT during a hanging initialize kills a stubborn server and its grandchild", async () => {
     const { dir, pidFile } = newPidFile();
     const cli = spawnCli([
       "snapshot",

@@ -77,8 +77,6 @@ describe("diffContracts", () => {
   test("a realistic drift of the weather example (openWorldHint true → absent is no change)", () => {
     const changes = diffContracts(weather(), drifted());
     expect(changes.map((c) => c.message)).toEqual([
-      'tool "get_forecast": may now perform destructive updates (readOnlyHint true → absent)',
-      'tool "get_forecast": no longer idempotent (readOnlyHint true → absent)',
       'tool "get_forecast": no longer read-only (readOnlyHint true → absent)',
       'tool "get_forecast": description changed from "Get the daily weather forecast for a city, up to 7 days ahe…" to "Daily forecast"',
       'tool "list_stations": added',
@@ -133,8 +131,23 @@ describe("annotation defaults", () => {
     ).toEqual([]);
   });
 
-  test("{readOnlyHint: true} → {} is no longer read-only and now destructive", () => {
-    const rules = diffHints({ readOnlyHint: true }, {});
+  test("{readOnlyHint: true} → {} is no longer read-only, and its note says it is now destructive", () => {
+    expect(diffHints({ readOnlyHint: true }, {})).toEqual(["tool-no-longer-read-only"]);
+    const [change] = diffContracts(
+      contract({ tools: [tool("t", { annotations: { readOnlyHint: true } })] }),
+      contract({ tools: [tool("t")] }),
+    );
+    expect(change!.severity).toBe("breaking");
+    expect(change!.note).toBe(
+      "So it may now perform destructive updates (destructiveHint is absent, which means true) and is no longer idempotent (idempotentHint is absent, which means false).",
+    );
+  });
+
+  test("a destructiveHint that changes together with readOnlyHint is reported on its own", () => {
+    const rules = diffHints(
+      { readOnlyHint: true, destructiveHint: false },
+      { readOnlyHint: false, destructiveHint: true },
+    );
     expect(rules).toContain("tool-no-longer-read-only");
     expect(rules).toContain("tool-now-destructive");
   });

@@ -80,27 +80,16 @@ const TOOL_ROWS: Row[] = [
     ],
   },
   {
-    title: "readOnlyHint true → absent: no longer read-only, and destructive and non-idempotent by default",
+    title:
+      "readOnlyHint true → absent: no longer read-only (destructive and non-idempotent by default, said in its note)",
     old: annotated({ readOnlyHint: true }),
     new: annotated({}),
     expected: [
       {
-        rule: "tool-now-destructive",
-        severity: B,
-        path: "/annotations/destructiveHint",
-        message: 'tool "t": may now perform destructive updates (readOnlyHint true → absent)',
-      },
-      {
-        rule: "tool-no-longer-idempotent",
-        severity: B,
-        path: "/annotations/idempotentHint",
-        message: 'tool "t": no longer idempotent',
-      },
-      {
         rule: "tool-no-longer-read-only",
         severity: B,
         path: "/annotations/readOnlyHint",
-        message: 'tool "t": no longer read-only',
+        message: 'tool "t": no longer read-only (readOnlyHint true → absent)',
       },
     ],
   },

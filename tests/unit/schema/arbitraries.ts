@@ -1,0 +1,422 @@
+/**
+ * fast-check arbitraries for JSON Schemas, and helpers to walk, edit and judge them, shared by
+ * the property tests of the variance engine.
+ */
+import fc from "fast-check";
+import { isJsonObject, type Json, type JsonObject } from "../../../src/contract/model.ts";
+import { getRule } from "../../../src/diff/catalog.ts";
+import type { Direction } from "../../../src/diff/model.ts";
+import { compareSchemas, type SchemaChange } from "../../../src/schema/compare.ts";
+
+// ── the generator ──────────────────────────────────────────────────────────────────────
+
+const PROP_NAMES = ["city", "units", "days", "tags"] as const;
+const DEF_NAMES = ["A", "B", "C"] as const;
+const NON_NULL_TYPES = ["string", "number", "integer", "boolean", "object", "array"] as const;
+const ALL_TYPES = [...NON_NULL_TYPES, "null"] as const;
+const REF_TARGETS = [
+  "#/$defs/A",
+  "#/$defs/B",
+  "#/$defs/C",
+  "#/definitions/A",
+  "#/definitions/B",
+  "#/$defs/Missing",
+  "#",
+  "#/properties/city",
+  "https://example.com/schema.json",
+];
+/** Keywords whose values the garbage mode replaces with arbitrary JSON. */
+const KEYWORDS = [
+  "type",
+  "nullable",
+  "enum",
+  "const",
+  "properties",
+  "required",
+  "additionalProperties",
+  "patternProperties",
+  "propertyNames",
+  "dependentRequired",
+  "dependencies",
+  "minProperties",
+  "maximum",
+  "exclusiveMinimum",
+  "multipleOf",
+  "minLength",
+  "pattern",
+  "format",
+  "items",
+  "prefixItems",
+  "additionalItems",
+  "contains",
+  "uniqueItems",
+  "anyOf",
+  "oneOf",
+  "allOf",
+  "not",
+  "if",
+  "then",
+  "$ref",
+  "$defs",
+  "definitions",
+  "default",
+  "deprecated",
+];
+
+const primitive: fc.Arbitrary<Json> = fc.oneof(
+  fc.constantFrom<Json>("metric", "imperial", "kelvin", ""),
+  fc.integer({ min: -2, max: 3 }),
+  fc.constantFrom<Json>(null, true, 0.5),
+);
+const smallNat = fc.nat({ max: 5 });
+const bound = fc.integer({ min: -5, max: 10 });
+const opt = { requiredKeys: [] as [] };
+
+/** Keyword groups that hold no subschemas. */
+function leafGroups(): fc.Arbitrary<JsonObject>[] {
+  return [
+    fc.oneof(
+      fc.constantFrom(...ALL_TYPES).map((type): JsonObject => ({ type })),
+      fc.subarray([...ALL_TYPES], { minLength: 1, maxLength: 3 }).map((type): JsonObject => ({ type })),
+    ),
+    // nullability, each encoding
+    fc
+      .tuple(fc.constantFrom(...NON_NULL_TYPES), fc.constantFrom("array", "anyOf", "oneOf", "nullable"))
+      .map(([t, how]): JsonObject => {
+        if (how === "array") return { type: [t, "null"] };
+        if (how === "nullable") return { type: t, nullable: true };
+        return { [how]: [{ type: t }, { type: "null" }] };
+      }),
+    fc.array(primitive, { minLength: 1, maxLength: 4 }).map((values): JsonObject => ({ enum: values })),
+    primitive.map((value): JsonObject => ({ const: value })),
+    fc.record(
+      {
+        minLength: smallNat,
+        maxLength: fc.integer({ min: 1, max: 20 }),
+        pattern: fc.constantFrom("^[a-z]+$", "^x", "[0-9]"),
+        format: fc.constantFrom("email", "date", "date-time", "uri"),
+      },
+      opt,
+    ),
+    fc.record(
+      {
+        minimum: bound,
+        maximum: bound,
+        exclusiveMinimum: fc.oneof(fc.boolean(), bound),
+        exclusiveMaximum: fc.oneof(fc.boolean(), bound),
+        multipleOf: fc.constantFrom(0.5, 1, 2, 3, 10),
+      },
+      opt,
+    ),
+    fc.constantFrom(...REF_TARGETS).map((target): JsonObject => ({ $ref: target })),
+    fc.record(
+      {
+        title: fc.constantFrom("City", "Units"),
+        description: fc.constantFrom("The city", "Unit system"),
+        default: primitive,
+        deprecated: fc.boolean(),
+        readOnly: fc.boolean(),
+        writeOnly: fc.boolean(),
+        examples: fc.array(primitive, { maxLength: 2 }),
+        "x-order": smallNat,
+      },
+      opt,
+    ),
+  ];
+}
+
+/** What the generator may produce besides well-formed schemas without unions. */
+export interface GenOptions {
+  /** Non-schema values where schemas belong, and keywords with arbitrary JSON values. */
+  garbage?: boolean;
+  /** anyOf/oneOf with several branches (the nullability encodings are always generated). */
+  unions?: boolean;
+}
+
+/** Keyword groups with subschemas of the next depth. */
+function nestedGroups(sub: fc.Arbitrary<Json>, options: GenOptions): fc.Arbitrary<JsonObject>[] {
+  const propName = fc.constantFrom(...PROP_NAMES);
+  const groups: fc.Arbitrary<JsonObject>[] = [
+    fc.record(
+      {
+        type: fc.constant("object"),
+        properties: fc.dictionary(propName, sub, { maxKeys: 3 }),
+        required: fc.subarray([...PROP_NAMES], { maxLength: 2 }),
+        additionalProperties: fc.oneof(fc.constant<Json>(true), fc.constant<Json>(false), fc.constant<Json>({}), sub),
+      },
+      { requiredKeys: ["properties"] },
+    ),
+    fc.record(
+      {
+        patternProperties: fc.dictionary(fc.constantFrom("^x-", "^y-"), sub, { maxKeys: 2 }),
+        propertyNames: fc.record({ maxLength: fc.integer({ min: 1, max: 9 }), pattern: fc.constant("^[a-z]+$") }, opt),
+        dependentRequired: fc.dictionary(propName, fc.subarray([...PROP_NAMES], { maxLength: 2 }), { maxKeys: 2 }),
+        dependencies: fc.dictionary(propName, fc.oneof(fc.subarray<Json>([...PROP_NAMES], { maxLength: 2 }), sub), {
+          maxKeys: 2,
+        }),
+        minProperties: smallNat,
+        maxProperties: fc.integer({ min: 1, max: 6 }),
+      },
+      opt,
+    ),
+    fc.record(
+      {
+        type: fc.constant("array"),
+        items: fc.oneof(sub, fc.array(sub, { maxLength: 3 })),
+        prefixItems: fc.array(sub, { maxLength: 3 }),
+        additionalItems: fc.oneof(fc.boolean(), sub),
+        minItems: smallNat,
+        maxItems: fc.integer({ min: 1, max: 9 }),
+        uniqueItems: fc.boolean(),
+        contains: sub,
+      },
+      opt,
+    ),
+    fc.array(sub, { minLength: 1, maxLength: 2 }).map((parts): JsonObject => ({ allOf: parts })),
+    sub.map((schema): JsonObject => ({ not: schema })),
+    fc.record({ if: sub, then: sub, else: sub }, { requiredKeys: ["if"] }),
+  ];
+  if (options.unions !== false) {
+    groups.push(
+      fc
+        .tuple(
+          fc.constantFrom("anyOf", "oneOf"),
+          fc.array(
+            fc.oneof({ weight: 4, arbitrary: sub }, { weight: 1, arbitrary: fc.constant<Json>({ type: "null" }) }),
+            {
+              minLength: 1,
+              maxLength: 3,
+            },
+          ),
+        )
+        .map(([key, branches]): JsonObject => ({ [key]: branches })),
+    );
+  }
+  return groups;
+}
+
+const garbageValue: fc.Arbitrary<Json> = fc.oneof(
+  fc.integer(),
+  fc.string({ maxLength: 5 }),
+  fc.array(fc.integer(), { maxLength: 3 }),
+  fc.constant(null),
+);
+const garbageKeyword: fc.Arbitrary<JsonObject> = fc
+  .tuple(fc.constantFrom(...KEYWORDS), fc.jsonValue({ maxDepth: 2 }))
+  .map(([key, value]): JsonObject => ({ [key]: value as Json }));
+
+/** A node: up to three keyword groups merged. */
+function node(groups: fc.Arbitrary<JsonObject>[]): fc.Arbitrary<JsonObject> {
+  return fc.array(fc.oneof(...groups), { maxLength: 3 }).map((parts) => Object.assign({}, ...parts) as JsonObject);
+}
+
+const schemaCache = new Map<string, fc.Arbitrary<Json>>();
+/** A schema whose subschemas nest at most `depth` more levels. */
+export function schemaAt(depth: number, options: GenOptions = {}): fc.Arbitrary<Json> {
+  const garbage = options.garbage === true;
+  const key = `${depth}:${garbage}:${options.unions !== false}`;
+  const cached = schemaCache.get(key);
+  if (cached) return cached;
+  const groups = [...leafGroups()];
+  if (depth > 0) groups.push(...nestedGroups(schemaAt(depth - 1, options), options));
+  if (garbage) groups.push(garbageKeyword);
+  const choices: fc.WeightedArbitrary<Json>[] = [
+    { weight: 8, arbitrary: node(groups) },
+    { weight: 1, arbitrary: fc.boolean() },
+  ];
+  if (garbage) choices.push({ weight: 1, arbitrary: garbageValue });
+  const arb = fc.oneof(...choices);
+  schemaCache.set(key, arb);
+  return arb;
+}
+
+/** A whole tool inputSchema: a depth-4 body plus $defs (or definitions) that refs reach, cycles included. */
+export function rootSchema(options: GenOptions = {}): fc.Arbitrary<Json> {
+  const body = node([
+    ...leafGroups(),
+    ...nestedGroups(schemaAt(3, options), options),
+    ...(options.garbage ? [garbageKeyword] : []),
+  ]);
+  return fc
+    .record({
+      body,
+      defsKey: fc.constantFrom("$defs", "definitions"),
+      defs: fc.dictionary(fc.constantFrom(...DEF_NAMES), schemaAt(2, options), { maxKeys: 3 }),
+    })
+    .map(({ body, defsKey, defs }): Json => (Object.keys(defs).length ? { ...body, [defsKey]: defs } : body));
+}
+
+// ── walking schema positions ───────────────────────────────────────────────────────────
+
+/** Keywords whose value is one schema, a list of schemas, or a map of schemas. */
+const ONE = ["additionalProperties", "propertyNames", "additionalItems", "contains", "not", "if", "then", "else"];
+const LIST = ["prefixItems", "anyOf", "oneOf", "allOf"];
+const MAP = ["properties", "patternProperties", "$defs", "definitions", "dependentSchemas"];
+
+export interface Slot {
+  /** Read the schema in this slot. */
+  get(): Json;
+  /** Replace the schema in this slot. */
+  set(value: Json): void;
+}
+
+/** Every schema position in a schema, root first (depth-first). */
+export function slots(root: { value: Json }): Slot[] {
+  const out: Slot[] = [];
+  const visit = (slot: Slot) => {
+    out.push(slot);
+    const value = slot.get();
+    if (!isJsonObject(value)) return;
+    const at = (container: JsonObject | Json[], key: string | number): Slot => ({
+      get: () => (container as Record<string | number, Json>)[key] as Json,
+      set: (v) => {
+        (container as Record<string | number, Json>)[key] = v;
+      },
+    });
+    for (const key of ONE) if (value[key] !== undefined) visit(at(value, key));
+    for (const key of LIST) {
+      const list = value[key];
+      if (Array.isArray(list)) list.forEach((_, i) => visit(at(list, i)));
+    }
+    const items = value.items;
+    if (Array.isArray(items)) items.forEach((_, i) => visit(at(items, i)));
+    else if (items !== undefined) visit(at(value, "items"));
+    for (const key of [...MAP, "dependencies"]) {
+      const map = value[key];
+      if (!isJsonObject(map)) continue;
+      for (const name of Object.keys(map)) {
+        if (key === "dependencies" && Array.isArray(map[name])) continue;
+        visit(at(map, name));
+      }
+    }
+  };
+  visit({ get: () => root.value, set: (v) => (root.value = v) });
+  return out;
+}
+
+// ── verdicts ───────────────────────────────────────────────────────────────────────────
+
+export type Verdict = "breaking" | "minor" | "patch" | "none";
+const RANK: Record<Verdict, number> = { none: 0, patch: 1, minor: 2, breaking: 3 };
+
+/** Severity overrides: [rule id, direction] → severity used instead of the catalog's. */
+export type Overrides = ReadonlyMap<string, Verdict>;
+
+export function verdict(changes: SchemaChange[], direction: Direction, overrides: Overrides = new Map()): Verdict {
+  let worst: Verdict = "none";
+  for (const change of changes) {
+    const severity = overrides.get(`${change.rule}:${direction}`) ?? getRule(change.rule)[direction];
+    if (RANK[severity] > RANK[worst]) worst = severity;
+  }
+  return worst;
+}
+
+export const show = (changes: SchemaChange[]) => changes.map((c) => `${c.rule}@${c.path}`);
+
+/** compareSchemas with a wall-clock check: every call must finish within a second. */
+export function timedCompare(a: Json, b: Json): SchemaChange[] {
+  const start = performance.now();
+  const changes = compareSchemas(a, b);
+  const elapsed = performance.now() - start;
+  if (elapsed >= 1000) throw new Error(`compareSchemas took ${elapsed.toFixed(0)} ms`);
+  return changes;
+}
+
+// ── mutations (for pairs that differ a little) ─────────────────────────────────────────
+
+export type Mutation = [slot: number, op: number, param: number];
+
+function addOrRemoveBranch(n: JsonObject, p: number): void {
+  const key = Array.isArray(n.oneOf) ? "oneOf" : "anyOf";
+  const branches = Array.isArray(n[key]) ? (n[key] as Json[]) : [];
+  if (branches.length > 1 && p % 2 === 0) n[key] = branches.slice(1);
+  else n[key] = [...branches, { type: NON_NULL_TYPES[p % NON_NULL_TYPES.length] as string }];
+}
+
+/** Small edits of one schema node; `param` picks the detail. */
+const MUTATIONS: ((node: JsonObject, param: number) => void)[] = [
+  (n, p) => {
+    n.type = ALL_TYPES[p % ALL_TYPES.length] as string;
+  },
+  (n, p) => {
+    const types = Array.isArray(n.type) ? n.type : typeof n.type === "string" ? [n.type] : [];
+    n.type = [...new Set([...types, ALL_TYPES[p % ALL_TYPES.length] as string])];
+  },
+  (n) => {
+    if (Array.isArray(n.type) && n.type.length > 1) n.type = n.type.slice(1);
+    else delete n.type;
+  },
+  (n, p) => {
+    n.enum = [...(Array.isArray(n.enum) ? n.enum : []), ["metric", "imperial", "si", 1, null][p % 5] as Json];
+  },
+  (n) => {
+    if (Array.isArray(n.enum) && n.enum.length > 1) n.enum = n.enum.slice(1);
+    else delete n.enum;
+  },
+  (n, p) => {
+    const name = PROP_NAMES[p % PROP_NAMES.length] as string;
+    const required = Array.isArray(n.required) ? n.required : [];
+    n.required = required.includes(name) ? required.filter((r) => r !== name) : [...required, name];
+  },
+  (n, p) => {
+    n.additionalProperties = ([true, false, {}, { type: "string" }] as Json[])[p % 4] as Json;
+  },
+  (n, p) => {
+    const properties = isJsonObject(n.properties) ? n.properties : {};
+    const name = PROP_NAMES[p % PROP_NAMES.length] as string;
+    if (properties[name] !== undefined) delete properties[name];
+    else properties[name] = { type: "string" };
+    n.properties = properties;
+  },
+  (n, p) => {
+    const key = ["minLength", "maxLength", "minimum", "maximum", "multipleOf", "minItems", "maxProperties"][
+      p % 7
+    ] as string;
+    if (n[key] !== undefined) delete n[key];
+    else n[key] = (p % 4) + 1;
+  },
+  addOrRemoveBranch,
+  (n, p) => {
+    if (p % 2) n.nullable = true;
+    else n.description = `changed ${p}`;
+  },
+  (n, p) => {
+    n.format = ["email", "uri", "date"][p % 3] as string;
+  },
+];
+
+/** Apply the edits in order; with `unions: false`, no edit creates an anyOf/oneOf branch. */
+export function mutate(schema: Json, mutations: Mutation[], options: GenOptions = {}): Json {
+  const root = { value: structuredClone(schema) };
+  const ops = options.unions === false ? MUTATIONS.filter((m) => m !== addOrRemoveBranch) : MUTATIONS;
+  for (const [slotIndex, op, param] of mutations) {
+    const all = slots(root);
+    const slot = all[slotIndex % all.length] as Slot;
+    const current = slot.get();
+    const which = op % (ops.length + 1);
+    if (which === ops.length) {
+      // flip a boolean schema, or replace the node by one
+      slot.set(typeof current === "boolean" ? !current : param % 2 === 0);
+      continue;
+    }
+    const target: JsonObject = isJsonObject(current) ? current : {};
+    (ops[which] as (node: JsonObject, param: number) => void)(target, param);
+    if (target !== current) slot.set(target);
+  }
+  return root.value;
+}
+
+export const mutation: fc.Arbitrary<Mutation> = fc.tuple(fc.nat(), fc.nat(), fc.nat());
+
+/** Two schemas: the second a few small edits away from the first, or (sometimes) unrelated. */
+export function schemaPair(options: GenOptions = {}): fc.Arbitrary<[Json, Json]> {
+  return fc.oneof(
+    {
+      weight: 5,
+      arbitrary: fc
+        .tuple(rootSchema(options), fc.array(mutation, { minLength: 1, maxLength: 3 }))
+        .map(([a, edits]): [Json, Json] => [a, mutate(a, edits, options)]),
+    },
+    { weight: 1, arbitrary: fc.tuple(rootSchema(options), rootSchema(options)) },
+  );
+}
