@@ -420,3 +420,81 @@ export function schemaPair(options: GenOptions = {}): fc.Arbitrary<[Json, Json]>
     { weight: 1, arbitrary: fc.tuple(rootSchema(options), rootSchema(options)) },
   );
 }
+
+// ── widenings of an input ──────────────────────────────────────────────────────────────
+
+export type Widening = "type" | "enum" | "anyOf";
+export type Placement = "property" | "items" | "nested" | "definition";
+
+/** Replace `$ref: "#"` (a reference to the root) so that the root never recurs inside `not`. */
+function withoutRootRefs(value: Json): Json {
+  if (Array.isArray(value)) return value.map(withoutRootRefs);
+  if (!isJsonObject(value)) return value;
+  const out: JsonObject = {};
+  for (const [k, v] of Object.entries(value)) out[k] = k === "$ref" && v === "#" ? "#/$defs/A" : withoutRootRefs(v);
+  return out;
+}
+
+/** Put `target` at a positive position of a tool inputSchema built around `context`. */
+function place(context: Json, target: Json, where: Placement): Json {
+  const base = isJsonObject(context) ? (withoutRootRefs(context) as JsonObject) : {};
+  const properties = isJsonObject(base.properties) ? { ...base.properties } : {};
+  const root: JsonObject = { ...base, type: "object", properties };
+  if (where === "property") properties.target = target;
+  else if (where === "items") properties.target = { type: "array", items: target };
+  else if (where === "nested")
+    properties.target = { type: "object", properties: { inner: target }, required: ["inner"] };
+  else {
+    const defs = isJsonObject(base.$defs) ? { ...base.$defs } : {};
+    defs.Target = target;
+    root.$defs = defs;
+    properties.target = { $ref: "#/$defs/Target" };
+  }
+  return root;
+}
+
+/** An input schema and the same schema with one type, enum value or anyOf branch added somewhere. */
+export function wideningPair(options: GenOptions & { kinds?: Widening[] } = {}): fc.Arbitrary<{
+  old: Json;
+  new: Json;
+  kind: Widening;
+  where: Placement;
+}> {
+  return fc
+    .record({
+      context: rootSchema(options),
+      node: schemaAt(2, options),
+      branch: schemaAt(1, options),
+      kind: fc.constantFrom<Widening>(...(options.kinds ?? ["type", "enum", "anyOf"])),
+      where: fc.constantFrom<Placement>("property", "items", "nested", "definition"),
+      value: primitive,
+      pick: fc.nat(),
+    })
+    .map(({ context, node, branch, kind, where, value, pick }) => {
+      const before: JsonObject = isJsonObject(node) ? (withoutRootRefs(node) as JsonObject) : {};
+      const after: JsonObject = structuredClone(before);
+      if (kind === "type") {
+        const types = Array.isArray(before.type)
+          ? before.type.filter((t): t is string => typeof t === "string")
+          : typeof before.type === "string"
+            ? [before.type]
+            : [ALL_TYPES[pick % ALL_TYPES.length] as string];
+        before.type = types.length === 1 ? (types[0] as string) : types;
+        const missing = ALL_TYPES.filter((t) => !types.includes(t));
+        after.type = missing.length ? [...types, missing[pick % missing.length] as string] : before.type;
+      } else if (kind === "enum") {
+        const values = Array.isArray(before.enum) ? before.enum : [ALL_TYPES[pick % ALL_TYPES.length] as string];
+        before.enum = values;
+        after.enum = values.some((v) => JSON.stringify(v) === JSON.stringify(value)) ? values : [...values, value];
+        // a const beside the enum would still pin the value
+        delete before.const;
+        delete after.const;
+      } else {
+        const branches = Array.isArray(before.anyOf) ? before.anyOf : [withoutRootRefs(branch)];
+        before.anyOf = branches;
+        const at = pick % (branches.length + 1);
+        after.anyOf = [...branches.slice(0, at), withoutRootRefs(branch), ...branches.slice(at)];
+      }
+      return { old: place(context, before, where), new: place(context, after, where), kind, where };
+    });
+}
