@@ -4,6 +4,7 @@
  * share. Pure.
  */
 import { stableStringify } from "../contract/canonical.ts";
+import { jsonEqual } from "../contract/json-equal.ts";
 import { isJsonObject, type Json, type JsonObject } from "../contract/model.ts";
 import { getRule } from "./catalog.ts";
 import { fnv1a64 } from "./fingerprint.ts";
@@ -141,10 +142,7 @@ export function firstById<T extends JsonObject>(items: readonly T[], id: string)
   return byId;
 }
 
-export function jsonEqual(a: Json | undefined, b: Json | undefined): boolean {
-  if (a === undefined || b === undefined) return a === b;
-  return stableStringify(a) === stableStringify(b);
-}
+export { jsonEqual };
 
 export function sortedUnionKeys(a: JsonObject, b: JsonObject): string[] {
   return [...new Set([...Object.keys(a), ...Object.keys(b)])].sort(compareStrings);

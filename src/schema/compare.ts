@@ -14,6 +14,7 @@ import {
   allowsType,
   asObject,
   canonicalText,
+  containsRef,
   escapePointer,
   isNever,
   JSON_TYPES,
@@ -113,10 +114,6 @@ const show = (value: Json | undefined): string => {
   return text.length > 60 ? `${text.slice(0, 57)}…` : text;
 };
 
-function containsRef(node: Json): boolean {
-  return canonicalText(node).includes('"$ref"');
-}
-
 function without(node: JsonObject, key: string): JsonObject {
   const copy = { ...node };
   delete copy[key];
@@ -125,7 +122,7 @@ function without(node: JsonObject, key: string): JsonObject {
 
 function compareNode(a: Json, b: Json, path: string, ctx: Context): void {
   // Identical text is identical meaning, unless a $ref inside points at a changed definition.
-  if (canonicalText(a) === canonicalText(b) && !containsRef(a)) return;
+  if (!containsRef(a) && jsonEqual(a, b)) return;
   if (ctx.depth > MAX_DEPTH) return;
   ctx.depth++;
   try {
@@ -764,7 +761,7 @@ function matchBranches(ba: Json[], bb: Json[], path: string, ctx: Context): void
   const pairOf = new Map<number, number>();
   ba.forEach((branch, i) => {
     const j = bb.findIndex(
-      (other, k) => !usedB.has(k) && canonicalText(other) === canonicalText(branch) && !containsRef(branch),
+      (other, k) => !usedB.has(k) && !containsRef(branch) && jsonEqual(other, branch),
     );
     if (j !== -1) {
       usedB.add(j);

@@ -11,6 +11,7 @@
  * - draft-07 `dependencies` with array values → `dependentRequired`
  * - allOf → merged into the node where the branches do not conflict
  */
+import { jsonEqual } from "../contract/json-equal.ts";
 import { isJsonObject, type Json, type JsonObject } from "../contract/model.ts";
 
 export const JSON_TYPES = ["string", "number", "integer", "boolean", "object", "array"] as const;
@@ -30,7 +31,7 @@ export interface Norm {
   kw: JsonObject;
 }
 
-/** Canonical text of a JSON value (sorted keys), cached per object: equality checks are hot. */
+/** Canonical text of a JSON value (sorted keys), cached per object: keys for sets of small values. */
 const textCache = new WeakMap<object, string>();
 export function canonicalText(value: Json | undefined): string {
   if (value === undefined) return "undefined";
@@ -48,8 +49,19 @@ export function canonicalText(value: Json | undefined): string {
   return text;
 }
 
-export function jsonEqual(a: Json | undefined, b: Json | undefined): boolean {
-  return a === b || canonicalText(a) === canonicalText(b);
+export { jsonEqual };
+
+/** Whether a $ref occurs anywhere inside: equal text is not equal meaning when it does. */
+const refCache = new WeakMap<object, boolean>();
+export function containsRef(value: Json | undefined): boolean {
+  if (value === null || typeof value !== "object") return false;
+  const cached = refCache.get(value);
+  if (cached !== undefined) return cached;
+  const found = Array.isArray(value)
+    ? value.some(containsRef)
+    : Object.hasOwn(value, "$ref") || Object.values(value).some((v) => containsRef(v as Json));
+  refCache.set(value, found);
+  return found;
 }
 
 /** Keywords that carry no validation meaning: changes to them are documentation. */

@@ -129,12 +129,13 @@ function forEachSubschema(
   for (const key of SCHEMA_KEYWORDS) {
     const value = node[key];
     if (value === undefined) continue;
-    if (Array.isArray(value)) value.forEach((v, i) => visit(v, [key, String(i)]));
-    else visit(value, [key]);
+    if (Array.isArray(value)) {
+      for (const [i, v] of value.entries()) visit(v, [key, String(i)]);
+    } else visit(value, [key]);
   }
   for (const key of SCHEMA_ARRAY_KEYWORDS) {
     const value = node[key];
-    if (Array.isArray(value)) value.forEach((v, i) => visit(v, [key, String(i)]));
+    if (Array.isArray(value)) for (const [i, v] of value.entries()) visit(v, [key, String(i)]);
   }
   for (const key of SCHEMA_MAP_KEYWORDS) {
     if (!options.defs && (key === "$defs" || key === "definitions")) continue;
@@ -190,7 +191,11 @@ function validatorFor(root: Json): Check | undefined {
   const copy: JsonObject = { ...root };
   delete copy.$schema;
   // Schemas with embedded ids would collide with each other in a shared instance.
-  const compiler = traits.ids ? newCompiler(dialect) : (shared[dialect] ??= newCompiler(dialect));
+  let compiler = traits.ids ? undefined : shared[dialect];
+  if (!compiler) {
+    compiler = newCompiler(dialect);
+    if (!traits.ids) shared[dialect] = compiler;
+  }
   try {
     const fn = compiler.compile(copy);
     check = (value) => fn(value) === true;
@@ -1715,7 +1720,7 @@ function typeCandidates(L: Leaf): Json[] {
 function valueCandidates(L: Leaf): Json[] {
   const accValues = valuesOf(L.accAlts);
   const rejValues = valuesOf(L.rejAlts);
-  const notInRej = (v: Json) => !rejValues || !rejValues.some((w) => deepEqual(v, w));
+  const notInRej = (v: Json) => !rejValues?.some((w) => deepEqual(v, w));
   const out: Json[] = [];
   if (accValues) out.push(...accValues.filter(notInRej));
   out.push(...payloadValues(L).filter(notInRej));
@@ -2017,9 +2022,9 @@ export function findWitness(
     if (NON_VALIDATING.has(change.rule)) return undefined;
     const accRoot = direction === "input" ? oldRoot : newRoot;
     const rejRoot = direction === "input" ? newRoot : oldRoot;
-    const accepts = validatorFor(accRoot);
-    const rejects = validatorFor(rejRoot);
-    if (!accepts || !rejects) return undefined;
+    const acceptingValid = validatorFor(accRoot);
+    const rejectingValid = validatorFor(rejRoot);
+    if (!acceptingValid || !rejectingValid) return undefined;
     const decoded = decodePointer(change.path);
     if (!decoded) return undefined;
     const accSide = new Side(accRoot);
@@ -2043,11 +2048,42 @@ export function findWitness(
       mode: "H",
       memo: new Map(),
     };
+
+    // Attribution. A candidate is "clean" when the same instance with the leaf replaced by a
+    // value the rejecting side accepts there (a control) IS accepted by the rejecting root:
+    // then the break is at the change's path, not somewhere else in the schema. Without any
+    // control to build (the rejecting leaf accepts nothing) a candidate counts as clean.
+    const controlLeaves: Cand[] = [
+      ...(L.atProperty ? [OMIT as Cand] : []),
+      ...gen(w.rej === undefined ? true : w.rej, rejSide, 3),
+    ];
+    const cleanByMode = new Map<Mode, boolean>();
+    const clean = (mode: Mode): boolean => {
+      let ok = cleanByMode.get(mode);
+      if (ok === undefined) {
+        const controls = controlLeaves
+          .map((leaf) => embedder.embed(leaf, mode))
+          .filter((c): c is Json => c !== undefined);
+        ok = controls.length === 0 || controls.some((c) => rejectingValid(c));
+        cleanByMode.set(mode, ok);
+      }
+      return ok;
+    };
+    /** Whether the leaf by itself is something the rejecting side refuses at that place. */
+    const leafBreaks = (leaf: Cand): boolean => {
+      if (leaf !== OMIT) return !okAny(L.rejAlts, leaf);
+      if (last?.step.k !== "prop" || last.rej === undefined) return false;
+      const name = last.step.name;
+      return strings(rejSide.objectNode(last.rej, name).required).includes(name);
+    };
+
     // Harmonized contexts first (H, R): the rest of the instance then also satisfies the
     // rejecting schema where it can, so the witness breaks through this change and not
     // through another one elsewhere in the same schema. P (accepting side only) last.
+    // A witness that is not clean is kept as a fallback only when its leaf breaks by itself.
     const tried = new Set<string>();
-    for (const mode of MODES) {
+    let fallback: string | undefined;
+    search: for (const mode of MODES) {
       L.mode = mode;
       const seenLeaves = new Set<string>();
       for (const leaf of leafCandidates(L)) {
@@ -2059,11 +2095,14 @@ export function findWitness(
         const key = JSON.stringify(candidate);
         if (tried.has(key)) continue;
         tried.add(key);
-        if (accepts(candidate) && !rejects(candidate)) return JSON.parse(key) as Json;
-        if (tried.size >= MAX_CHECKS) return undefined;
+        if (acceptingValid(candidate) && !rejectingValid(candidate)) {
+          if (clean(mode)) return JSON.parse(key) as Json;
+          if (fallback === undefined && leafBreaks(leaf)) fallback = key;
+        }
+        if (tried.size >= MAX_CHECKS) break search;
       }
     }
-    return undefined;
+    return fallback === undefined ? undefined : (JSON.parse(fallback) as Json);
   } catch {
     return undefined;
   }

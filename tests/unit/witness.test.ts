@@ -39,6 +39,7 @@ function expectWitness(oldSchema: Json, newSchema: Json, change: Change, directi
 }
 
 const clone = <T>(value: T): T => structuredClone(value);
+// biome-ignore lint/suspicious/noExplicitAny: tests edit deep schema fixtures freely
 function edit(schema: JsonObject, change: (s: any) => void): JsonObject {
   const copy = clone(schema);
   change(copy);
@@ -797,7 +798,7 @@ function midSizeSchema(i: number): JsonObject {
   };
 }
 
-test("micro-benchmark: 500 findWitness calls on distinct mid-size schemas", () => {
+test("micro-benchmark: 500 findWitness calls on distinct mid-size schemas", { timeout: 120_000 }, () => {
   const pairs = Array.from({ length: 500 }, (_, i) => {
     const old = midSizeSchema(i);
     const kind = i % 5;

@@ -498,3 +498,137 @@ export function wideningPair(options: GenOptions & { kinds?: Widening[] } = {}):
       return { old: place(context, before, where), new: place(context, after, where), kind, where };
     });
 }
+
+// ── rewrites that keep the meaning ─────────────────────────────────────────────────────
+
+/** A small deterministic PRNG (mulberry32), so that rewrites depend only on the seed. */
+function random(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+function shuffle<T>(list: T[], next: () => number): T[] {
+  const out = [...list];
+  for (let i = out.length - 1; i > 0; i--) {
+    const j = Math.floor(next() * (i + 1));
+    [out[i], out[j]] = [out[j] as T, out[i] as T];
+  }
+  return out;
+}
+
+export type Rewrite =
+  | "order"
+  | "nullability"
+  | "tuple"
+  | "dependencies"
+  | "exclusive"
+  | "boolean"
+  | "const"
+  | "type-array"
+  | "definitions";
+export const REWRITES: Rewrite[] = [
+  "order",
+  "nullability",
+  "tuple",
+  "dependencies",
+  "exclusive",
+  "boolean",
+  "const",
+  "type-array",
+  "definitions",
+];
+
+/** One node rewritten in a way that accepts exactly the same values. */
+function rewriteNode(n: JsonObject, which: Set<Rewrite>, next: () => number): void {
+  const coin = () => next() < 0.5;
+  if (which.has("order")) {
+    for (const key of ["enum", "required", "anyOf", "oneOf"]) {
+      const list = n[key];
+      if (Array.isArray(list) && coin()) n[key] = shuffle(list, next);
+    }
+  }
+  if (which.has("nullability") && n.enum === undefined && n.const === undefined && coin()) {
+    if (typeof n.type === "string" && n.type !== "null" && n.nullable === true) {
+      n.type = [n.type, "null"];
+      delete n.nullable;
+    } else if (Array.isArray(n.type) && n.type.length === 2 && n.type.includes("null") && n.nullable === undefined) {
+      const other = n.type.find((t) => t !== "null");
+      if (typeof other === "string" && other !== "null") {
+        n.type = other;
+        n.nullable = true;
+      }
+    }
+  }
+  if (which.has("tuple") && Array.isArray(n.items) && n.prefixItems === undefined && coin()) {
+    n.prefixItems = n.items;
+    if (n.additionalItems !== undefined) n.items = n.additionalItems;
+    else delete n.items;
+    delete n.additionalItems;
+  }
+  if (which.has("dependencies") && isJsonObject(n.dependencies) && coin()) {
+    const required: JsonObject = {};
+    const schemas: JsonObject = {};
+    for (const [k, v] of Object.entries(n.dependencies)) (Array.isArray(v) ? required : schemas)[k] = v;
+    const clash =
+      (Object.keys(required).length > 0 && n.dependentRequired !== undefined) ||
+      (Object.keys(schemas).length > 0 && n.dependentSchemas !== undefined);
+    if (!clash) {
+      delete n.dependencies;
+      if (Object.keys(required).length) n.dependentRequired = required;
+      if (Object.keys(schemas).length) n.dependentSchemas = schemas;
+    }
+  }
+  if (which.has("exclusive") && coin()) {
+    for (const [exclusive, inclusive] of [
+      ["exclusiveMinimum", "minimum"],
+      ["exclusiveMaximum", "maximum"],
+    ] as const) {
+      if (n[exclusive] === true && typeof n[inclusive] === "number") {
+        n[exclusive] = n[inclusive];
+        delete n[inclusive];
+      } else if (typeof n[exclusive] === "boolean") delete n[exclusive];
+    }
+  }
+  if (which.has("const") && n.const !== undefined && n.enum === undefined && coin()) {
+    n.enum = [n.const];
+    delete n.const;
+  }
+  if (which.has("type-array") && typeof n.type === "string" && coin()) n.type = [n.type];
+}
+
+/**
+ * The schema with meaning-preserving rewrites applied at random nodes: reordered enum,
+ * required and union branches; nullable: true ↔ a type array with "null"; draft-07 tuples →
+ * prefixItems; dependencies → dependentRequired/dependentSchemas; draft-04 boolean exclusive
+ * bounds → numeric; true ↔ {}; const → one-value enum; "type": "x" → ["x"]; definitions → $defs.
+ */
+export function rewrite(schema: Json, seed: number, which: Set<Rewrite> = new Set(REWRITES)): Json {
+  const next = random(seed);
+  const root = { value: structuredClone(schema) };
+  if (which.has("definitions") && isJsonObject(root.value)) {
+    const value = root.value;
+    const text = JSON.stringify(value);
+    if (isJsonObject(value.definitions) && value.$defs === undefined && !text.includes('"#/$defs/')) {
+      const defs = value.definitions;
+      delete value.definitions;
+      value.$defs = defs;
+      root.value = JSON.parse(text.replaceAll('"#/definitions/', '"#/$defs/')) as Json;
+      (root.value as JsonObject).$defs = (root.value as JsonObject).definitions as Json;
+      delete (root.value as JsonObject).definitions;
+    }
+  }
+  for (const slot of slots(root)) {
+    const value = slot.get();
+    if (which.has("boolean") && value === true && next() < 0.5) slot.set({});
+    else if (which.has("boolean") && isJsonObject(value) && Object.keys(value).length === 0 && next() < 0.5)
+      slot.set(true);
+    else if (isJsonObject(value)) rewriteNode(value, which, next);
+  }
+  return root.value;
+}

@@ -1,0 +1,90 @@
+/**
+ * Synthetic lockfiles for benchmarks: N tools with nested input and output schemas, and a
+ * second version where a given share of the tools changed. Deterministic (seeded).
+ */
+import type { Contract, Json, JsonObject, Tool } from "../src/contract/model.ts";
+
+function rng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+function nested(random: () => number, depth: number): JsonObject {
+  const properties: JsonObject = {
+    id: { type: "string", minLength: 1, maxLength: 64, pattern: "^[a-z0-9-]+$", description: "Identifier" },
+    count: { type: "integer", minimum: 0, maximum: 1000, default: 10 },
+    mode: { type: "string", enum: ["fast", "safe", "thorough"], description: "How to run" },
+    tags: { type: "array", items: { type: "string" }, maxItems: 20, uniqueItems: true },
+    note: { type: ["string", "null"], description: "Free text" },
+  };
+  if (depth > 0) {
+    properties.child = nested(random, depth - 1);
+    if (random() < 0.5) properties.options = { anyOf: [{ type: "string" }, { $ref: "#/$defs/Options" }] };
+  }
+  return { type: "object", properties, required: ["id"], additionalProperties: false };
+}
+
+export function syntheticTool(index: number, random: () => number): Tool {
+  const input = nested(random, 3);
+  input.$defs = {
+    Options: { type: "object", properties: { verbose: { type: "boolean" }, level: { type: "integer", enum: [1, 2, 3] } } },
+  };
+  return {
+    name: `tool_${String(index).padStart(5, "0")}`,
+    title: `Tool ${index}`,
+    description: `Synthetic tool number ${index}, used to measure diff speed and memory on large surfaces.`,
+    inputSchema: input,
+    outputSchema: { type: "object", properties: { result: nested(random, 2), status: { enum: ["ok", "partial"] } }, required: ["result"] },
+    annotations: { readOnlyHint: index % 3 === 0, openWorldHint: false },
+  };
+}
+
+/** A change that some real release would make; five kinds, cycled. */
+function mutate(tool: Tool, kind: number): void {
+  const input = tool.inputSchema as { properties: Record<string, JsonObject>; required: string[] };
+  const output = tool.outputSchema as { properties: Record<string, JsonObject> };
+  switch (kind % 5) {
+    case 0:
+      (input.properties.mode as { enum: string[] }).enum.pop(); // enum value removed (input: breaking)
+      break;
+    case 1:
+      input.required.push("count"); // newly required (input: breaking)
+      break;
+    case 2:
+      (output.properties.status as { enum: string[] }).enum.push("failed"); // output enum widened (breaking)
+      break;
+    case 3:
+      input.properties.extra = { type: "string", description: "new optional" } as JsonObject; // minor
+      break;
+    default:
+      tool.description = `${tool.description as string} Now with more words.`; // patch
+  }
+}
+
+export function syntheticPair(tools: number, changedShare = 0.05, seed = 7): [Contract, Contract] {
+  const base = (list: Tool[]): Contract => ({
+    lockfileVersion: 1,
+    server: { name: "synthetic", version: "1.0.0" },
+    protocolVersion: "2025-11-25",
+    capabilities: { tools: { listChanged: true } },
+    capture: { clientCapabilities: [] },
+    tools: list,
+    resources: [],
+    resourceTemplates: [],
+    prompts: [],
+  });
+  const random = rng(seed);
+  const before = Array.from({ length: tools }, (_, i) => syntheticTool(i, random));
+  const after = structuredClone(before) as Tool[];
+  const every = Math.max(1, Math.round(1 / changedShare));
+  for (let i = 0; i < tools; i += every) mutate(after[i] as Tool, i / every);
+  return [base(before), base(after)];
+}
+
+export type { Json };

@@ -1,0 +1,22 @@
+/**
+ * Structural JSON equality: key order is ignored, array order is not. Allocation-free, so
+ * comparing ten thousand unchanged tool schemas costs a walk, not a string per node. Pure.
+ */
+import type { Json } from "./model.ts";
+
+export function jsonEqual(a: Json | undefined, b: Json | undefined): boolean {
+  if (a === b) return true;
+  if (a === null || b === null || typeof a !== "object" || typeof b !== "object") return false;
+  if (Array.isArray(a)) {
+    if (!Array.isArray(b) || a.length !== b.length) return false;
+    for (let i = 0; i < a.length; i++) if (!jsonEqual(a[i], b[i])) return false;
+    return true;
+  }
+  if (Array.isArray(b)) return false;
+  const keys = Object.keys(a);
+  if (keys.length !== Object.keys(b).length) return false;
+  for (const key of keys) {
+    if (!Object.hasOwn(b, key) || !jsonEqual(a[key], b[key])) return false;
+  }
+  return true;
+}
