@@ -33,14 +33,21 @@ function nested(random: () => number, depth: number): JsonObject {
 export function syntheticTool(index: number, random: () => number): Tool {
   const input = nested(random, 3);
   input.$defs = {
-    Options: { type: "object", properties: { verbose: { type: "boolean" }, level: { type: "integer", enum: [1, 2, 3] } } },
+    Options: {
+      type: "object",
+      properties: { verbose: { type: "boolean" }, level: { type: "integer", enum: [1, 2, 3] } },
+    },
   };
   return {
     name: `tool_${String(index).padStart(5, "0")}`,
     title: `Tool ${index}`,
     description: `Synthetic tool number ${index}, used to measure diff speed and memory on large surfaces.`,
     inputSchema: input,
-    outputSchema: { type: "object", properties: { result: nested(random, 2), status: { enum: ["ok", "partial"] } }, required: ["result"] },
+    outputSchema: {
+      type: "object",
+      properties: { result: nested(random, 2), status: { enum: ["ok", "partial"] } },
+      required: ["result"],
+    },
     annotations: { readOnlyHint: index % 3 === 0, openWorldHint: false },
   };
 }

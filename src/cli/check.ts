@@ -71,6 +71,15 @@ Exit codes: 0 nothing at or over --fail-on, 1 it was reached, 2 bad flags or loc
       if (commandArgs.length || options.url || options.server) {
         throw new UsageError("give either --against FILE or a live server (after `--`, --url or --server), not both.");
       }
+      const liveOnly = ["header", "bearer", "transport", "env", "cwd", "timeout", "clientCapabilities"].filter(
+        (name) => cmd.getOptionValueSource(name as never) === "cli",
+      );
+      if (liveOnly.length) {
+        const flags = liveOnly.map((n) => `--${n.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`).join(", ");
+        throw new UsageError(
+          `${flags} ${liveOnly.length === 1 ? "applies" : "apply"} only when checking a live server; with --against FILE nothing is captured.`,
+        );
+      }
       current = readLockfile(options.against, "--against");
       currentSource = options.against;
     } else {

@@ -1,8 +1,9 @@
 /** `mcp-contract rules [ID]`: the rule catalog in the terminal. */
 import { Command, Option } from "@commander-js/extra-typings";
 import { findRule, RULES } from "../diff/catalog.ts";
+import { levenshtein } from "../diff/rename.ts";
 import { UsageError } from "../errors.ts";
-import { renderRuleDetail, renderRulesList, renderRulesMarkdown } from "../report/rules-doc.ts";
+import { renderRuleDetail, renderRuleMarkdown, renderRulesList, renderRulesMarkdown } from "../report/rules-doc.ts";
 import { writeStdout } from "./globals.ts";
 
 export function rulesCommand() {
@@ -38,11 +39,20 @@ Examples:
       }
       const rule = findRule(id);
       if (!rule) {
-        const close = RULES.filter((r) => r.id.includes(id) || id.includes(r.id.split("-")[0] ?? "")).map((r) => r.id);
+        const close = RULES.map((r) => ({ id: r.id, distance: levenshtein(r.id, id) }))
+          .filter((r) => r.distance <= Math.max(2, Math.floor(id.length / 3)) || (id.length >= 3 && r.id.includes(id)))
+          .sort((a, b) => a.distance - b.distance)
+          .map((r) => r.id);
         throw new UsageError(
           `no rule named ${JSON.stringify(id)}.${close.length ? ` Did you mean: ${close.slice(0, 5).join(", ")}?` : ""} Run \`mcp-contract rules\` for the list.`,
         );
       }
-      await writeStdout(options.format === "json" ? `${JSON.stringify(rule, null, 2)}\n` : renderRuleDetail(rule));
+      const text =
+        options.format === "json"
+          ? `${JSON.stringify(rule, null, 2)}\n`
+          : options.format === "markdown"
+            ? `${renderRuleMarkdown(rule)}\n`
+            : renderRuleDetail(rule);
+      await writeStdout(text);
     });
 }

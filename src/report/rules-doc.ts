@@ -44,24 +44,27 @@ export function renderRulesMarkdown(): string {
       );
     }
     out.push("");
-    for (const r of rules) {
-      out.push(
-        `### ${r.id}`,
-        "",
-        `${capitalize(r.summary)}. ${severityLine(r)}`,
-        "",
-        r.rationale,
-        "",
-        "Example:",
-        "",
-        "```",
-        r.example,
-        "```",
-        "",
-      );
-    }
+    for (const r of rules) out.push(renderRuleMarkdown(r), "");
   }
   return `${out.join("\n").trimEnd()}\n`;
+}
+
+/** One rule's section of docs/rules.md. */
+export function renderRuleMarkdown(r: Rule): string {
+  const lines = [
+    `### ${r.id}`,
+    "",
+    `${capitalize(r.summary)}. ${severityLine(r)}`,
+    "",
+    r.rationale,
+    "",
+    "Example:",
+    "",
+    "```",
+    r.example,
+    "```",
+  ];
+  return lines.join("\n");
 }
 
 function capitalize(text: string): string {

@@ -183,7 +183,7 @@ function compareResolved(a: Json, b: Json, path: string, ctx: Context): void {
       ctx,
       narrowing ? "type-narrowed" : "type-widened",
       path,
-      narrowing ? "now accepts no value at all" : "now accepts any value",
+      narrowing ? "now allows no value at all" : "now allows any value",
       {
         before: a,
         after: b,
@@ -237,19 +237,19 @@ function compareTypes(A: Norm, B: Norm, path: string, ctx: Context): void {
   const typePath = `${path}/type`;
   if (removed.length) {
     const what = removed.map((t) => (t === "number" && allowsType(B, "integer") ? "non-integer numbers" : t));
-    emit(ctx, "type-narrowed", typePath, `no longer accepts ${what.join(", ")}`, { before, after });
+    emit(ctx, "type-narrowed", typePath, `no longer allows ${what.join(", ")}`, { before, after });
   }
   if (added.length) {
     const what = added.map((t) => (t === "number" && allowsType(A, "integer") ? "non-integer numbers" : t));
-    emit(ctx, "type-widened", typePath, `now also accepts ${what.join(", ")}`, { before, after });
+    emit(ctx, "type-widened", typePath, `now also allows ${what.join(", ")}`, { before, after });
   }
 }
 
 function compareNullability(A: Norm, B: Norm, path: string, ctx: Context): void {
   if (A.nullable === B.nullable) return;
   // A node with no constraint at all accepts null implicitly; only explicit changes matter here.
-  if (A.nullable) emit(ctx, "null-removed", path, "no longer accepts null", { before: null });
-  else emit(ctx, "null-added", path, "now accepts null", { after: null });
+  if (A.nullable) emit(ctx, "null-removed", path, "no longer allows null", { before: null });
+  else emit(ctx, "null-added", path, "now allows null", { after: null });
 }
 
 function compareValues(A: Norm, B: Norm, path: string, ctx: Context): void {
@@ -760,9 +760,7 @@ function matchBranches(ba: Json[], bb: Json[], path: string, ctx: Context): void
   const usedB = new Set<number>();
   const pairOf = new Map<number, number>();
   ba.forEach((branch, i) => {
-    const j = bb.findIndex(
-      (other, k) => !usedB.has(k) && !containsRef(branch) && jsonEqual(other, branch),
-    );
+    const j = bb.findIndex((other, k) => !usedB.has(k) && !containsRef(branch) && jsonEqual(other, branch));
     if (j !== -1) {
       usedB.add(j);
       pairOf.set(i, j);

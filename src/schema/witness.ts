@@ -148,10 +148,12 @@ function forEachSubschema(
 interface SchemaTraits {
   draft07Forms: boolean;
   ids: boolean;
+  /** draft-04 boolean exclusiveMinimum/exclusiveMaximum somewhere. */
+  booleanBounds: boolean;
 }
 
 function traitsOf(root: Json): SchemaTraits {
-  const traits: SchemaTraits = { draft07Forms: false, ids: false };
+  const traits: SchemaTraits = { draft07Forms: false, ids: false, booleanBounds: false };
   const seen = new Set<object>();
   let count = 0;
   const visit = (node: Json, depth: number): void => {
@@ -162,6 +164,9 @@ function traitsOf(root: Json): SchemaTraits {
     }
     if (depth > 0 && (typeof node.$id === "string" || typeof node.$anchor === "string")) traits.ids = true;
     if (typeof node.$dynamicAnchor === "string" || typeof node.$recursiveAnchor === "boolean") traits.ids = true;
+    if (typeof node.exclusiveMinimum === "boolean" || typeof node.exclusiveMaximum === "boolean") {
+      traits.booleanBounds = true;
+    }
     forEachSubschema(node, (child) => visit(child, depth + 1));
   };
   visit(root, 0);
@@ -176,6 +181,37 @@ function dialectOf(root: JsonObject, traits: SchemaTraits): Dialect {
   return traits.draft07Forms ? "07" : "2020";
 }
 
+/**
+ * draft-04 wrote an exclusive bound as a boolean beside minimum/maximum; later drafts (and
+ * ajv) take the bound itself. The rewrite is exact: {minimum: 5, exclusiveMinimum: true}
+ * means {exclusiveMinimum: 5}.
+ */
+function upgradeBooleanBounds(node: Json, depth = 0): Json {
+  if (!isJsonObject(node) || depth > 200) return node;
+  const out: JsonObject = { ...node };
+  for (const [bound, exclusive] of [
+    ["minimum", "exclusiveMinimum"],
+    ["maximum", "exclusiveMaximum"],
+  ] as const) {
+    if (typeof out[exclusive] !== "boolean") continue;
+    if (out[exclusive] === true && typeof out[bound] === "number") {
+      out[exclusive] = out[bound];
+      delete out[bound];
+    } else delete out[exclusive];
+  }
+  forEachSubschema(node, (child, segments) => {
+    const [key, name] = segments as [string, string | undefined];
+    const holder = out[key];
+    if (name === undefined) out[key] = upgradeBooleanBounds(child, depth + 1);
+    else if (Array.isArray(holder)) {
+      const copy = [...holder];
+      copy[Number(name)] = upgradeBooleanBounds(child, depth + 1);
+      out[key] = copy;
+    } else if (isJsonObject(holder)) out[key] = { ...holder, [name]: upgradeBooleanBounds(child, depth + 1) };
+  });
+  return out;
+}
+
 /** A cached validator for a root schema; undefined when the schema does not compile. */
 function validatorFor(root: Json): Check | undefined {
   if (root === true) return () => true;
@@ -188,7 +224,7 @@ function validatorFor(root: Json): Check | undefined {
   const dialect = dialectOf(root, traits);
   // $schema is dropped: the class already fixes the dialect, and unknown meta-schema URIs
   // (draft-04, vendor URLs) would otherwise fail to compile.
-  const copy: JsonObject = { ...root };
+  const copy: JsonObject = traits.booleanBounds ? (upgradeBooleanBounds(root) as JsonObject) : { ...root };
   delete copy.$schema;
   // Schemas with embedded ids would collide with each other in a shared instance.
   let compiler = traits.ids ? undefined : shared[dialect];
@@ -1082,7 +1118,7 @@ function distinctFill(samples: Json[], count: number): Json[] {
     if (typeof first === "string") next = `${first}${i}`;
     else if (typeof first === "number") next = first + i;
     else if (typeof first === "boolean") next = i === 1 ? !first : undefined;
-    else if (isJsonObject(first)) next = { ...first, [`k${i}`]: i };
+    else if (isJsonObject(first)) next = { ...first, [`k${i}`]: `${i}` };
     else if (Array.isArray(first)) next = [...first, i];
     if (next === undefined) break;
     if (!out.some((v) => deepEqual(v, next))) out.push(next);
@@ -1154,7 +1190,14 @@ function genOfType(t: TypeName, s: JsonObject, side: Side, n: number, depth: num
     }
     case "object": {
       const o = objectInstance(s, side, depth, stack, new Set());
-      return o ? [o] : [];
+      if (!o) return [];
+      const out: JsonObject[] = [o];
+      // distinct variants (for uniqueItems): other values of the first properties
+      for (const name of Object.keys(o).slice(0, 3)) {
+        if (out.length >= n) break;
+        for (const v of gen(propertySchema(s, name), side, n, depth + 1, stack).slice(1)) out.push({ ...o, [name]: v });
+      }
+      return out.slice(0, n);
     }
   }
 }
@@ -1235,9 +1278,15 @@ function objectInstance(
   }
   const minProperties = num(s.minProperties) ?? 0;
   if (Object.keys(o).length < minProperties && minProperties <= MAX_LENGTH) {
-    for (const name of Object.keys(isJsonObject(s.properties) ? s.properties : {})) {
+    // optional properties whose minimal value looks valid, simple ones first
+    const optional = Object.entries(isJsonObject(s.properties) ? s.properties : {})
+      .filter(([name]) => !omit.has(name) && !Object.hasOwn(o, name))
+      .map(([name, schema]) => ({ name, value: gen(schema, side, 1, depth + 1, stack)[0], schema }))
+      .filter((p) => p.value !== undefined && okAny(side.alternatives(p.schema), p.value as Json))
+      .sort((x, y) => JSON.stringify(x.value).length - JSON.stringify(y.value).length);
+    for (const p of optional) {
       if (Object.keys(o).length >= minProperties) break;
-      fill(name);
+      o[p.name] = p.value as Json;
     }
     for (let i = 0; Object.keys(o).length < minProperties && i < minProperties * 2 + 8; i++) {
       const key = `p${i}`;
@@ -1358,8 +1407,9 @@ function childOf(node: Json | undefined, step: Step, side: Side): Json | undefin
       return shape.prefix[step.index] ?? shape.rest ?? true;
     }
     case "branch": {
+      // A side without the union is the plain schema the engine compared with that branch.
       const list = keywordOf(node, step.keyword, side);
-      return Array.isArray(list) ? list[step.index] : undefined;
+      return Array.isArray(list) ? list[step.index] : node;
     }
     case "contains":
       return keywordOf(node, "contains", side);
@@ -1535,9 +1585,13 @@ class Embedder {
     return ctx;
   }
 
-  embed(leaf: Cand, mode: Mode): Json | undefined {
+  /**
+   * The root instance around a leaf value placed after the first `depth` frames (default:
+   * all); with `stop`, only the frames from `stop` on are wrapped (a partial instance).
+   */
+  embed(leaf: Cand, mode: Mode, depth = this.frames.length, stop = 0): Json | undefined {
     let v: Cand = leaf;
-    for (let i = this.frames.length - 1; i >= 0; i--) {
+    for (let i = depth - 1; i >= stop; i--) {
       const f = this.frames[i] as Frame;
       const step = f.step;
       if (v === OMIT && step.k !== "prop") return undefined;
@@ -2053,16 +2107,24 @@ export function findWitness(
     // value the rejecting side accepts there (a control) IS accepted by the rejecting root:
     // then the break is at the change's path, not somewhere else in the schema. Without any
     // control to build (the rejecting leaf accepts nothing) a candidate counts as clean.
+    // Controls sit at the deepest node the path reaches on the rejecting side (a branch or a
+    // position it does not have leaves the path early).
+    let controlDepth = w.frames.length;
+    while (controlDepth > 0 && (controlDepth === w.frames.length ? w.rej : w.frames[controlDepth]?.rej) === undefined) {
+      controlDepth--;
+    }
+    const controlNode =
+      controlDepth === w.frames.length ? w.rej : controlDepth === 0 ? rejRoot : w.frames[controlDepth]?.rej;
     const controlLeaves: Cand[] = [
-      ...(L.atProperty ? [OMIT as Cand] : []),
-      ...gen(w.rej === undefined ? true : w.rej, rejSide, 3),
+      ...(L.atProperty && controlDepth === w.frames.length ? [OMIT as Cand] : []),
+      ...gen(controlNode ?? true, rejSide, 4),
     ];
     const cleanByMode = new Map<Mode, boolean>();
     const clean = (mode: Mode): boolean => {
       let ok = cleanByMode.get(mode);
       if (ok === undefined) {
         const controls = controlLeaves
-          .map((leaf) => embedder.embed(leaf, mode))
+          .map((leaf) => embedder.embed(leaf, mode, controlDepth))
           .filter((c): c is Json => c !== undefined);
         ok = controls.length === 0 || controls.some((c) => rejectingValid(c));
         cleanByMode.set(mode, ok);
@@ -2070,7 +2132,12 @@ export function findWitness(
       return ok;
     };
     /** Whether the leaf by itself is something the rejecting side refuses at that place. */
-    const leafBreaks = (leaf: Cand): boolean => {
+    const controlAlts = controlDepth === w.frames.length ? L.rejAlts : rejSide.alternatives(controlNode);
+    const leafBreaks = (leaf: Cand, mode: Mode): boolean => {
+      if (controlDepth < w.frames.length) {
+        const partial = embedder.embed(leaf, mode, w.frames.length, controlDepth);
+        return partial !== undefined && !okAny(controlAlts, partial);
+      }
       if (leaf !== OMIT) return !okAny(L.rejAlts, leaf);
       if (last?.step.k !== "prop" || last.rej === undefined) return false;
       const name = last.step.name;
@@ -2097,7 +2164,7 @@ export function findWitness(
         tried.add(key);
         if (acceptingValid(candidate) && !rejectingValid(candidate)) {
           if (clean(mode)) return JSON.parse(key) as Json;
-          if (fallback === undefined && leafBreaks(leaf)) fallback = key;
+          if (fallback === undefined && leafBreaks(leaf, mode)) fallback = key;
         }
         if (tried.size >= MAX_CHECKS) break search;
       }

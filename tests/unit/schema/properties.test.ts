@@ -1,20 +1,35 @@
 /**
- * Property tests of the variance engine over generated JSON Schemas: an arbitrary mix of the
- * keywords the engine understands, nested to depth 4, with $defs/definitions, $refs that are
- * cyclic or point nowhere, all three nullability encodings, unions and boolean schemas.
+ * Property tests of the variance engine over generated JSON Schemas (see arbitraries.ts): an
+ * arbitrary mix of the keywords the engine understands, nested to depth 4, with $defs or
+ * definitions, $refs that are cyclic or point nowhere, all three nullability encodings, unions
+ * and boolean schemas.
  *
- * Seeded (seed 42) so that every run checks the same schemas.
+ * Seeded (seed 42) so that every run checks the same schemas. Where the engine has known bugs,
+ * the property is stated twice: in full as `test.failing` (the bugs are listed above it), and
+ * restricted to inputs that avoid them, so that everything else stays guarded.
  */
 import { describe, expect, test } from "bun:test";
 import fc from "fast-check";
 import { isJsonObject, type Json } from "../../../src/contract/model.ts";
-import type { Direction } from "../../../src/diff/model.ts";
-import type { SchemaChange } from "../../../src/schema/compare.ts";
-import { rootSchema, schemaPair, show, timedCompare, type Verdict, verdict } from "./arbitraries.ts";
+import {
+  type GenOptions,
+  type Overrides,
+  REWRITES,
+  type Rewrite,
+  rewrite,
+  rootSchema,
+  schemaPair,
+  show,
+  timedCompare,
+  verdict,
+  type WideningOptions,
+  wideningPair,
+} from "./arbitraries.ts";
 
 const SEED = 42;
+const RUNS = 300;
 
-// ── (a) a schema compared with itself ──────────────────────────────────────────────────
+// ── (a) no change where nothing changed ────────────────────────────────────────────────
 
 describe("(a) nothing changes when nothing changed", () => {
   test("compareSchemas(a, a) is [] and compareSchemas(a, structuredClone(a)) is []", () => {
@@ -23,7 +38,7 @@ describe("(a) nothing changes when nothing changed", () => {
         expect(show(timedCompare(a, a))).toEqual([]);
         expect(show(timedCompare(a, structuredClone(a)))).toEqual([]);
       }),
-      { seed: SEED, numRuns: 300 },
+      { seed: SEED, numRuns: RUNS },
     );
   });
 
@@ -41,58 +56,193 @@ describe("(a) nothing changes when nothing changed", () => {
       fc.property(rootSchema(), (a) => {
         expect(show(timedCompare(a, reversed(a)))).toEqual([]);
       }),
-      { seed: SEED, numRuns: 200 },
+      { seed: SEED, numRuns: RUNS },
     );
+  });
+
+  test("compareSchemas does not modify its arguments", () => {
+    fc.assert(
+      fc.property(schemaPair(), ([a, b]) => {
+        const before = JSON.stringify([a, b]);
+        timedCompare(a, b);
+        expect(JSON.stringify([a, b])).toBe(before);
+      }),
+      { seed: SEED, numRuns: RUNS },
+    );
+  });
+});
+
+describe("(a) rewrites that keep the meaning give no change", () => {
+  const property = (options: GenOptions, which: ReadonlySet<Rewrite>, skip: ReadonlySet<string>) =>
+    fc.property(rootSchema(options), fc.nat(), (a, seed) => {
+      const b = rewrite(a, seed, which, skip);
+      expect(show(timedCompare(a, b))).toEqual([]);
+    });
+
+  // Rewrites: enum/required/union branches reordered; nullable: true ↔ a type array with "null";
+  // draft-07 tuple items → prefixItems; dependencies → dependentRequired/dependentSchemas;
+  // draft-04 boolean exclusive bounds → numeric; true ↔ {}; const → one-value enum;
+  // "type": "x" → ["x"]. Restricted to avoid the known bugs: no multi-branch unions in the
+  // schemas, no rewriting in or at nodes holding not/if/then/else/dependentSchemas/dependencies
+  // (compared as raw text), allOf (merged only when spelled alike) or anyOf/oneOf (branch
+  // pairing), and no definitions → $defs rename (references inside not/if are raw text too).
+  test("meaning-preserving rewrites away from the known bugs", () => {
+    fc.assert(
+      property(
+        { unions: false },
+        new Set(REWRITES.filter((r) => r !== "definitions")),
+        new Set(["not", "if", "then", "else", "dependentSchemas", "dependencies", "allOf", "anyOf", "oneOf"]),
+      ),
+      { seed: SEED, numRuns: RUNS },
+    );
+  });
+
+  // The same property everywhere. Correct result: [] for every rewrite. What the engine reports
+  // instead (each found by this property; minimal examples in the report):
+  // - not-changed / conditional-changed / composition-changed(dependentSchemas) for any rewrite
+  //   inside not, if, then, else or dependentSchemas, which are compared as raw JSON text —
+  //   e.g. {not: {type: "string"}} vs {not: {type: ["string"]}}, or a draft-07 → 2020-12
+  //   migration that renames definitions → $defs under a `not`/`if`;
+  // - composition-changed for allOf parts that merge into their parent in one spelling and not
+  //   the other (additionalProperties true vs {}, const vs enum);
+  // - null-added when a parent's nullable: true meets an allOf part whose type excludes null;
+  // - any-of-branch-removed + any-of-branch-added for an unchanged union branch that contains a
+  //   $ref or accepts only null: identical branches are paired by text only when they hold no
+  //   $ref, and similarity() scores 0 for branches whose type set is empty;
+  // - wrong branch pairings (closed-object-property-added/removed, const-changed …) when branches
+  //   are reordered and rewritten at once: similarity() compares key names only.
+  test.failing("meaning-preserving rewrites anywhere", () => {
+    fc.assert(property({}, new Set(REWRITES), new Set()), { seed: SEED, numRuns: RUNS });
   });
 });
 
 // ── (b) direction neutrality ───────────────────────────────────────────────────────────
 
+/**
+ * The catalog breaks the mirror for two pairs on purpose: property-added is minor on input
+ * while its reverse property-removed is breaking on output, and deprecated-added is minor while
+ * deprecated-removed is patch. These overrides make each pair mirror the other.
+ */
+const MIRROR: Overrides = new Map([
+  ["property-removed:output", "minor"],
+  ["deprecated-added:input", "patch"],
+  ["deprecated-added:output", "patch"],
+]);
+
 describe("(b) the input verdict of a→b equals the output verdict of b→a", () => {
-  const property = (adjust: (v: Verdict, changes: SchemaChange[], direction: Direction) => Verdict) =>
-    fc.property(schemaPair, ([a, b]) => {
+  const property = (options: GenOptions, overrides: Overrides) =>
+    fc.property(schemaPair(options), ([a, b]) => {
       const forward = timedCompare(a, b);
       const backward = timedCompare(b, a);
-      const input = adjust(verdict(forward, "input"), forward, "input");
-      const output = adjust(verdict(backward, "output"), backward, "output");
+      const input = verdict(forward, "input", overrides);
+      const output = verdict(backward, "output", overrides);
       if (input !== output) {
         throw new Error(
-          `input verdict of a→b is ${input} ${JSON.stringify(show(forward))}, ` +
-            `output verdict of b→a is ${output} ${JSON.stringify(show(backward))}`,
+          `input verdict of a→b is ${input}: ${JSON.stringify(show(forward))}; ` +
+            `output verdict of b→a is ${output}: ${JSON.stringify(show(backward))}`,
         );
       }
     });
 
-  test("for schema pairs a few edits apart (and some unrelated pairs)", () => {
-    fc.assert(
-      property((v) => v),
-      { seed: SEED, numRuns: 300 },
-    );
+  // DESIGN.md's property with the catalog as it is. It cannot hold: a→b adding an optional
+  // property to an open object is "minor" on input, b→a removing it is "breaking" on output
+  // (property-added [minor, minor] vs property-removed [minor, breaking]); likewise
+  // deprecated-added (minor) vs deprecated-removed (patch). Either the catalog or the design's
+  // property has to give; see the report.
+  test.failing("with the catalog's severities", () => {
+    fc.assert(property({ unions: false }, new Map()), { seed: SEED, numRuns: RUNS });
+  });
+
+  test("with the two deliberate catalog asymmetries mirrored, on schemas without multi-branch unions", () => {
+    fc.assert(property({ unions: false }, MIRROR), { seed: SEED, numRuns: RUNS });
+  });
+
+  test("with the two asymmetries mirrored, on schemas with unions", () => {
+    fc.assert(property({}, MIRROR), { seed: SEED, numRuns: RUNS });
+  });
+
+  // With unions the engine is not always direction-neutral: matchBranches pairs branches
+  // greedily in the order of the old union, never by identity when a branch holds a $ref, and
+  // the null branch is folded away on one side only. Found by this property with other seeds
+  // (seed 42 happens to miss it), pinned here as an example. X has no `type`, so it accepts
+  // null and strings too: all four schemas mean the same, and the right result is [] both ways
+  // (at the very least the same verdict). The engine reports a→b: any-of-branch-added
+  // (input minor), b→a: type-widened + null-added at /properties/p/anyOf/0 and
+  // any-of-branch-removed at /properties/p/anyOf/1 (output breaking), because {type: "string"}
+  // grabs X as its partner before X can be paired with itself.
+  test.failing("example: a union branch swapped next to a $ref branch", () => {
+    const X = { patternProperties: { "^x-": { $ref: "#/$defs/Meta" } } };
+    const $defs = { Meta: { type: "string" } };
+    const a = { type: "object", properties: { p: { anyOf: [{ type: "null" }, X, { type: "boolean" }] } }, $defs };
+    const b = { type: "object", properties: { p: { anyOf: [{ type: "string" }, X, { type: "boolean" }] } }, $defs };
+    expect(verdict(timedCompare(a, b), "input", MIRROR)).toBe(verdict(timedCompare(b, a), "output", MIRROR));
   });
 });
 
 // ── (c) widening an input is never breaking ────────────────────────────────────────────
 
+describe("(c) adding a type, an enum value or an anyOf branch is never breaking on input", () => {
+  const property = (options: WideningOptions) =>
+    fc.property(wideningPair(options), (pair) => {
+      const changes = timedCompare(pair.old, pair.new);
+      if (verdict(changes, "input") === "breaking") {
+        throw new Error(`${pair.kind} widening at ${pair.where} judged breaking: ${JSON.stringify(show(changes))}`);
+      }
+    });
+
+  test("at a property, in array items, in a nested object or in a referenced definition", () => {
+    fc.assert(property({ unions: false, avoidKnownBugs: true }), { seed: SEED, numRuns: RUNS });
+  });
+
+  // Everywhere, with unions in the schemas, a const or allOf beside the widened keyword, and the
+  // new branch at any position. Correct: never breaking. Found instead:
+  // - {const: 0, type: "string"} + "number" in type → const-changed (the const value is dropped
+  //   by normalization when it does not match the type, so the old const looks different);
+  // - {anyOf: [{type: "null"}]} + a branch → type-narrowed, max-properties-lowered, not-changed…
+  //   (a union of only null is normalized as "any value, nullable");
+  // - {anyOf: [{type: "string"}, {type: "null"}], pattern: …} + a branch → composition-changed
+  //   (the null fold inlines the single branch on the old side only);
+  // - enum value added beside allOf: [{enum: […]}] → composition-changed (mergeable on one
+  //   side only);
+  // - any unchanged union elsewhere whose branch holds a $ref and accepts no non-null type is
+  //   reported as any-of-branch-removed + any-of-branch-added;
+  // - a branch inserted before $ref branches shifts the positional pairing (see rules.test.ts).
+  test.failing("anywhere, with unions and every keyword beside the widened one", () => {
+    fc.assert(property({}), { seed: SEED, numRuns: RUNS });
+  });
+});
+
 // ── (d) robustness ─────────────────────────────────────────────────────────────────────
 
-describe("(d) compareSchemas never throws and terminates", () => {
-  test("on arbitrary schemas with cyclic and missing refs and garbage where schemas belong", () => {
+describe("(d) compareSchemas never throws and each call finishes within a second", () => {
+  test("on schemas with cyclic and missing refs and garbage where schemas belong", () => {
     fc.assert(
-      fc.property(rootSchema(true), rootSchema(true), (a, b) => {
+      fc.property(rootSchema({ garbage: true }), rootSchema({ garbage: true }), (a, b) => {
         timedCompare(a, b);
         timedCompare(b, a);
       }),
-      { seed: SEED, numRuns: 300 },
+      { seed: SEED, numRuns: RUNS },
     );
   });
 
-  test("on non-object values at the root", () => {
+  test("on schemas a few edits apart", () => {
     fc.assert(
-      fc.property(fc.jsonValue({ maxDepth: 3 }), rootSchema(true), (a, b) => {
+      fc.property(schemaPair({ garbage: true }), ([a, b]) => {
+        timedCompare(a, b);
+        timedCompare(b, a);
+      }),
+      { seed: SEED, numRuns: RUNS },
+    );
+  });
+
+  test("on arbitrary JSON values at the root", () => {
+    fc.assert(
+      fc.property(fc.jsonValue({ maxDepth: 3 }), rootSchema({ garbage: true }), (a, b) => {
         timedCompare(a as Json, b);
         timedCompare(b, a as Json);
+        timedCompare(a as Json, a as Json);
       }),
-      { seed: SEED, numRuns: 300 },
+      { seed: SEED, numRuns: RUNS },
     );
   });
 });

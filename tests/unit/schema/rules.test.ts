@@ -1,3 +1,5 @@
+// biome-ignore-all lint/suspicious/noThenProperty: `then` is a JSON Schema keyword here, not a promise
+
 /**
  * Every schema rule of the catalog pinned by a table of realistic tool inputSchemas:
  * compareSchemas(old, new) must emit exactly the listed (rule, path) pairs — nothing more —
@@ -1085,7 +1087,7 @@ const REF_CASES: Case[] = [
     reverse: [at("enum-value-removed", "/properties/units/$ref/enum")],
   },
   {
-    name: "a shared definition is reported wherever it is reached",
+    name: "a shared definition reached from two properties is reported once, at the first path",
     old: tool({ from: ref("City"), to: ref("City") }, { $defs: DEFS }),
     new: tool({ from: ref("City"), to: ref("City") }, { $defs: { ...DEFS, City: { type: "string", minLength: 2 } } }),
     expect: [at("min-length-raised", "/properties/from/$ref/minLength")],
@@ -1717,6 +1719,90 @@ describe("compareSchemas: known bugs", () => {
   // (breaking on output). Right: [].
   test.failing("{const: null} ≡ {type: 'null'}", () => {
     expect(emitted(withP({ const: null }), withP({ type: "null" }))).toEqual([]);
+  });
+
+  // A union of nothing but null: foldNullBranches removes the null branch and, with no branch
+  // left, leaves an unconstrained node flagged nullable — "any value". So {anyOf: [{type: null}]}
+  // → {type: "null"} is reported as type-narrowed (breaking on input), and adding a string
+  // branch to it — a widening — as type-narrowed too. Right: [] for the first pair;
+  // any-of-branch-added (or type-widened at /properties/p/type) for the second.
+  test.failing("anyOf [null] ≡ type null", () => {
+    expect(emitted(withP({ anyOf: [{ type: "null" }] }), withP({ type: "null" }))).toEqual([]);
+  });
+  test.failing("anyOf [null] gaining a string branch is not a narrowing", () => {
+    const changes = compareSchemas(
+      withP({ anyOf: [{ type: "null" }] }),
+      withP({ anyOf: [{ type: "null" }, { type: "string" }] }),
+    );
+    expect(changes.map((c) => getRule(c.rule).input)).not.toContain("breaking");
+  });
+
+  // not, if/then/else and dependentSchemas are compared as raw JSON text, so any rewrite that
+  // keeps the meaning inside them is reported as not-changed / conditional-changed (breaking
+  // both ways). Right: [] — compare the subschemas (normalized, refs followed) and report a
+  // change only when one is found. Realistic trigger: a draft-07 → 2020-12 migration that turns
+  // `items: [..]` into `prefixItems` or renames definitions → $defs under an if/then or not.
+  test.failing("draft-07 → 2020-12 tuple inside `then`: no change", () => {
+    const pair = (tuple: JsonObject) =>
+      tool({ pair: { type: "array" } }, { if: { required: ["pair"] }, then: { properties: { pair: tuple } } });
+    const old = pair({ items: [{ type: "number" }, { type: "number" }] });
+    const next = pair({ prefixItems: [{ type: "number" }, { type: "number" }] });
+    expect(emitted(old, next)).toEqual([]);
+  });
+  test.failing("definitions → $defs rename under `not`: no change", () => {
+    const old = tool({ p: { not: ref("Empty", "definitions") } }, { definitions: { Empty: { maxLength: 0 } } });
+    const next = tool({ p: { not: ref("Empty") } }, { $defs: { Empty: { maxLength: 0 } } });
+    expect(emitted(old, next)).toEqual([]);
+  });
+  test.failing("type 'string' ≡ ['string'] inside `not`", () => {
+    const old = withP({ type: "string", not: { type: "string", maxLength: 0 } });
+    const next = withP({ type: "string", not: { type: ["string"], maxLength: 0 } });
+    expect(emitted(old, next)).toEqual([]);
+  });
+
+  // anyOf [string, null] beside a validation keyword: the null fold inlines the one remaining
+  // branch, so the old side has no anyOf while the new side (two non-null branches) keeps one,
+  // and the one-sided union has "other validation" → composition-changed (breaking) plus a
+  // type-widened. Right: any-of-branch-added at /properties/p/anyOf/1 only (a widening).
+  test.failing("Optional[str] with a pattern gains an integer branch", () => {
+    const old = withP({ anyOf: [{ type: "string" }, { type: "null" }], pattern: "^[a-z]+$" });
+    const next = withP({ anyOf: [{ type: "string" }, { type: "integer" }, { type: "null" }], pattern: "^[a-z]+$" });
+    const changes = compareSchemas(old, next);
+    expect(changes.map((c) => getRule(c.rule).input)).not.toContain("breaking");
+  });
+
+  // allOf merging copies `nullable: true` from a part (or keeps the parent's) although the
+  // other side of the intersection excludes null; allOf is an intersection, so null passes only
+  // when every part allows it. Engine: null-added at /properties/p. Right: [] in both cases.
+  test.failing("allOf: a part's nullable: true does not make a string nullable", () => {
+    const old = withP({ type: "string", allOf: [{ minLength: 1 }] });
+    const next = withP({ type: "string", allOf: [{ minLength: 1, nullable: true }] });
+    expect(emitted(old, next)).toEqual([]);
+  });
+  test.failing("allOf: nullable parent ∩ non-null part ≡ type-array parent ∩ non-null part", () => {
+    const old = withP({ type: ["string", "null"], allOf: [{ type: "string" }] });
+    const next = withP({ type: "string", nullable: true, allOf: [{ type: "string" }] });
+    expect(emitted(old, next)).toEqual([]);
+  });
+
+  // mergeAllOf merges a part only when its keywords equal the parent's, so the same allOf is
+  // merged on one side and left unmerged on the other: adding "c" to the parent enum (which
+  // the part still restricts to a, b — no change at all) gives enum-value-added plus
+  // composition-changed at /properties/p/allOf (breaking). Right: [] (intersect enums when
+  // merging), at worst nothing breaking on input.
+  test.failing("enum widened beside an allOf part that restricts it", () => {
+    const old = withP({ enum: ["a", "b"], allOf: [{ enum: ["a", "b"] }] });
+    const next = withP({ enum: ["a", "b", "c"], allOf: [{ enum: ["a", "b"] }] });
+    expect(emitted(old, next)).toEqual([]);
+  });
+
+  // A const that does not match `type` accepts nothing; normalization drops the value, so the
+  // old const looks like "no value" and widening the type (which makes 0 valid) is reported as
+  // const-changed (breaking both ways). Right: type-widened at /properties/p/type only.
+  test.failing("const outside the type: widening the type is not const-changed", () => {
+    const old = withP({ const: 0, type: "string" });
+    const next = withP({ const: 0, type: ["string", "number"] });
+    expect(emitted(old, next)).toEqual([at("type-widened", "/properties/p/type")]);
   });
 
   // MAX_DEPTH (256) silently stops the comparison: a change 300 levels down is not reported at
