@@ -27,6 +27,7 @@ const INITIALIZE = `${JSON.stringify({
   method: "initialize",
   params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "bench", version: "0" } },
 })}\n`;
+const INITIALIZED = `${JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" })}\n`;
 
 // ---------------------------------------------------------------------------------------------
 // Options and context
@@ -134,11 +135,23 @@ function timeCommand(cmd: string[], runs: number, warmup: number, before?: () =>
   return times;
 }
 
+/** How long a server gets to exit by itself after its stdin closes (lifecycle mode). */
+const EXIT_WAIT_MS = 5000;
+
+interface ServerTiming {
+  /** spawn → the `initialize` reply line on stdout */
+  initMs: number;
+  /** spawn → process exit, after `notifications/initialized` and closing stdin (lifecycle mode) */
+  exitMs: number;
+  maxRssBytes: number;
+}
+
 /**
  * Spawn an MCP stdio server, write one `initialize` request line, and time until the response
- * line arrives on stdout; then kill it. Returns the time and the server's peak RSS.
+ * line arrives on stdout. Then either kill it, or (lifecycle) send `notifications/initialized`,
+ * close stdin the way a client shuts down, and time until it exits by itself.
  */
-async function timeServerInitialize(cmd: string[]): Promise<{ ms: number; maxRssBytes: number }> {
+async function timeServerOnce(cmd: string[], lifecycle: boolean): Promise<ServerTiming> {
   const t0 = performance.now();
   const proc = Bun.spawn(cmd, { cwd: ROOT, stdin: "pipe", stdout: "pipe", stderr: "ignore" });
   proc.stdin.write(INITIALIZE);
@@ -146,46 +159,50 @@ async function timeServerInitialize(cmd: string[]): Promise<{ ms: number; maxRss
   const reader = proc.stdout.getReader();
   const decoder = new TextDecoder();
   let buffer = "";
-  let ms = Number.NaN;
+  let initMs = Number.NaN;
+  let exitMs = Number.NaN;
   try {
-    for (;;) {
+    while (Number.isNaN(initMs)) {
       const { value, done } = await reader.read();
       if (done) fail(`${cmd.join(" ")} closed stdout before answering initialize`);
       buffer += decoder.decode(value, { stream: true });
-      let nl = buffer.indexOf("\n");
-      while (nl !== -1) {
+      for (let nl = buffer.indexOf("\n"); nl !== -1 && Number.isNaN(initMs); nl = buffer.indexOf("\n")) {
         const line = buffer.slice(0, nl).trim();
         buffer = buffer.slice(nl + 1);
-        if (line) {
-          const msg = JSON.parse(line) as { id?: unknown; result?: unknown; error?: unknown };
-          if (msg.id === 1) {
-            ms = performance.now() - t0;
-            if (!msg.result) fail(`${cmd.join(" ")} answered initialize with an error: ${line}`);
-            break;
-          }
-        }
-        nl = buffer.indexOf("\n");
+        if (!line) continue;
+        const msg = JSON.parse(line) as { id?: unknown; result?: unknown };
+        if (msg.id !== 1) continue;
+        initMs = performance.now() - t0;
+        if (!msg.result) fail(`${cmd.join(" ")} answered initialize with an error: ${line}`);
       }
-      if (!Number.isNaN(ms)) break;
+    }
+    if (lifecycle) {
+      proc.stdin.write(INITIALIZED);
+      await proc.stdin.end();
+      // Keep draining stdout so that a chatty server cannot block on a full pipe.
+      const drain = (async () => {
+        while (!(await reader.read()).done) {}
+      })();
+      const timer = setTimeout(() => proc.kill(), EXIT_WAIT_MS);
+      await proc.exited;
+      exitMs = performance.now() - t0;
+      clearTimeout(timer);
+      await drain.catch(() => {});
+      if (proc.signalCode) fail(`${cmd.join(" ")} did not exit within ${EXIT_WAIT_MS} ms of its stdin closing`);
     }
   } finally {
     reader.releaseLock();
-    proc.kill();
+    if (proc.exitCode === null && proc.signalCode === null) proc.kill();
     await proc.exited;
   }
-  return { ms, maxRssBytes: proc.resourceUsage()?.maxRSS ?? Number.NaN };
+  return { initMs, exitMs, maxRssBytes: proc.resourceUsage()?.maxRSS ?? Number.NaN };
 }
 
-async function timeServer(cmd: string[], runs: number, warmup: number): Promise<{ ms: number[]; rss: number[] }> {
-  for (let i = 0; i < warmup; i++) await timeServerInitialize(cmd);
-  const ms: number[] = [];
-  const rss: number[] = [];
-  for (let i = 0; i < runs; i++) {
-    const r = await timeServerInitialize(cmd);
-    ms.push(r.ms);
-    rss.push(mib(r.maxRssBytes));
-  }
-  return { ms, rss };
+async function timeServer(cmd: string[], runs: number, warmup: number, lifecycle = false): Promise<ServerTiming[]> {
+  for (let i = 0; i < warmup; i++) await timeServerOnce(cmd, lifecycle);
+  const out: ServerTiming[] = [];
+  for (let i = 0; i < runs; i++) out.push(await timeServerOnce(cmd, lifecycle));
+  return out;
 }
 
 /** Compile a hello-world with the release flags into the scratch directory (fresh every bench run). */
@@ -307,14 +324,26 @@ const BENCHMARKS: Benchmark[] = [
         ["weather-server.mjs", ["node", WEATHER]],
       ] as const) {
         const { cmd, before } = snapshotCmd(ctx, [...server]);
-        const capture = timeCommand(cmd, runs, warmup, before);
-        const own = await timeServer([...server], runs, warmup);
-        const [total, init] = [percentile(capture, 0.5), percentile(own.ms, 0.5)];
+        // Interleaved, so that drift in the machine's load hits both sides alike.
+        const capture: number[] = [];
+        const init: number[] = [];
+        const life: number[] = [];
+        for (let i = 0; i < warmup + runs; i++) {
+          before();
+          const ms = runOnce(cmd).ms;
+          const alone = await timeServerOnce([...server], true);
+          if (i < warmup) continue;
+          capture.push(ms);
+          init.push(alone.initMs);
+          life.push(alone.exitMs);
+        }
+        const [total, own] = [percentile(capture, 0.5), percentile(life, 0.5)];
         rows.push(
           { name: `snapshot ${label}`, unit: "ms", values: capture },
-          { name: `  ${label}: spawn → initialize reply`, unit: "ms", values: own.ms },
+          { name: `  server alone: spawn → initialize reply`, unit: "ms", values: init },
+          { name: `  server alone: spawn → init → stdin closed → exit`, unit: "ms", values: life },
           {
-            name: `  → server start-up is ${((100 * init) / total).toFixed(0)} % of the capture; mcp-contract's share is ${(total - init).toFixed(0)} ms`,
+            name: `  → the server's own lifecycle is ${((100 * own) / total).toFixed(0)} % of the capture; the other ${(total - own).toFixed(0)} ms are mcp-contract (start-up, listing)`,
             unit: "ms",
             values: [],
           },
@@ -354,7 +383,8 @@ const BENCHMARKS: Benchmark[] = [
         rows.push({ name: "  mcp-contract alone", unit: "MiB", values: own, note: "VmHWM, polled every 2 ms" });
       }
       const server = await timeServer(["node", EVERYTHING, "stdio"], runs, 0);
-      rows.push({ name: "  server-everything alone", unit: "MiB", values: server.rss, note: "up to initialize" });
+      const serverRss = server.map((t) => mib(t.maxRssBytes));
+      rows.push({ name: "  server-everything alone", unit: "MiB", values: serverRss, note: "up to initialize" });
       rows.push({ name: `(method: ${method})`, unit: "MiB", values: [] });
       return rows;
     },

@@ -148,9 +148,9 @@ export const RULES: readonly Rule[] = [
     [
       "property-removed",
       M,
-      B,
+      M,
       "a property was removed from an open object",
-      "On input the value is still accepted but no longer declared (check that the server still honours it). On output, consumers that read it lose it, and the name may now carry any value.",
+      "On input the value is still accepted, only no longer declared (check that the server still honours it). On output, an optional property could always be absent, so consumers already handle its absence; a required one is also reported as required-removed, which breaks them. (Strictly, an open output object may now carry any value under that name; in practice servers stop sending it.)",
       "properties: {city, units} → properties: {city}",
     ],
     [
@@ -482,6 +482,14 @@ export const RULES: readonly Rule[] = [
       '{"type": "object"} → {"type": "object", "anyOf": [{"required": ["a"]}, {"required": ["b"]}]}',
     ],
     [
+      "comparison-limit-reached",
+      B,
+      B,
+      "the schemas are too deep or too intricate to compare completely",
+      "The comparison stops past 256 nested levels or 10,000 steps for one schema (recursive unions can multiply the work) rather than run away; judged breaking so that a person reviews what was not compared.",
+      "a 300-level nested object with a change at the bottom",
+    ],
+    [
       "not-changed",
       B,
       B,
@@ -529,7 +537,14 @@ export const RULES: readonly Rule[] = [
       "Still valid, but a signal to move off it before it is removed.",
       '"deprecated": true',
     ],
-    ["deprecated-removed", P, P, "no longer marked deprecated", "Documentation only.", '"deprecated": true → (absent)'],
+    [
+      "deprecated-removed",
+      M,
+      M,
+      "no longer marked deprecated",
+      "A promise of continued support: the mirror image of deprecated-added.",
+      '"deprecated": true → (absent)',
+    ],
     [
       "read-write-only-changed",
       M,

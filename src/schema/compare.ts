@@ -16,6 +16,7 @@ import {
   canonicalText,
   containsRef,
   escapePointer,
+  foldNullBranches,
   isNever,
   JSON_TYPES,
   type JsonType,
@@ -88,21 +89,81 @@ const VALIDATION_KEYWORDS = new Set([
 
 /** Deeper than this, a schema is either pathological or cyclic through inlined refs. */
 const MAX_DEPTH = 256;
+/** Comparison steps allowed for one pair of schemas (a realistic tool schema needs hundreds). */
+const MAX_STEPS = 10_000;
+
+/** Rules that say nothing about which values are valid: they do not make two schemas differ in meaning. */
+const DOCUMENTATION_RULES = new Set([
+  "description-changed",
+  "annotation-keyword-changed",
+  "default-changed",
+  "deprecated-added",
+  "deprecated-removed",
+  "read-write-only-changed",
+  "schema-dialect-changed",
+]);
 
 interface Context {
   oldRoot: Json;
   newRoot: Json;
   out: SchemaChange[];
-  /** Pairs of $ref targets already compared (or being compared): cycles end here. */
+  /** Pairs of nodes already compared (or being compared): shared and cyclic parts end here. */
   seen: WeakMap<object, WeakSet<object>>;
   depth: number;
+  /** Shared by every sub-comparison of one compareSchemas call. */
+  shared: Shared;
+}
+
+interface Shared {
+  /** The changes of the top-level comparison. */
+  rootOut: SchemaChange[];
+  steps: number;
+  exhausted: boolean;
+  /** Whether two nodes mean the same, per pair; a pair being decided counts as equal (cycles). */
+  equivalent: WeakMap<object, WeakMap<object, boolean>>;
+  /** A node with a $ref and siblings, inlined once so that its identity is stable. */
+  inlined: WeakMap<object, JsonObject>;
 }
 
 export function compareSchemas(oldSchema: Json | undefined, newSchema: Json | undefined): SchemaChange[] {
   if (jsonEqual(oldSchema, newSchema)) return [];
-  const ctx: Context = { oldRoot: oldSchema ?? {}, newRoot: newSchema ?? {}, out: [], seen: new WeakMap(), depth: 0 };
+  const rootOut: SchemaChange[] = [];
+  const shared: Shared = { rootOut, steps: 0, exhausted: false, equivalent: new WeakMap(), inlined: new WeakMap() };
+  const ctx = { ...newContext(oldSchema ?? {}, newSchema ?? {}, shared), out: rootOut };
   compareNode(ctx.oldRoot, ctx.newRoot, "", ctx);
   return ctx.out;
+}
+
+function newContext(oldRoot: Json, newRoot: Json, shared: Shared): Context {
+  return { oldRoot, newRoot, out: [], seen: new WeakMap(), depth: 0, shared };
+}
+
+/**
+ * Do two nodes accept the same values? Decided by running the engine itself on them and
+ * ignoring documentation changes, so every normalization applies (draft-07 forms, null
+ * encodings, refs). Cached per pair; a pair under decision counts as equivalent, so
+ * recursive definitions terminate.
+ */
+function equivalent(a: Json, b: Json, ctx: Context): boolean {
+  if (!containsRef(a) && jsonEqual(a, b)) return true;
+  const ka = a !== null && typeof a === "object" ? a : undefined;
+  const kb = b !== null && typeof b === "object" ? b : undefined;
+  let row = ka ? ctx.shared.equivalent.get(ka) : undefined;
+  if (ka && kb) {
+    const cached = row?.get(kb);
+    if (cached !== undefined) return cached;
+    if (!row) {
+      row = new WeakMap();
+      ctx.shared.equivalent.set(ka, row);
+    }
+    row.set(kb, true);
+  }
+  const scratch = newContext(ctx.oldRoot, ctx.newRoot, ctx.shared);
+  scratch.depth = ctx.depth;
+  compareNode(a, b, "", scratch);
+  const same = scratch.out.every((change) => DOCUMENTATION_RULES.has(change.rule));
+  if (ka && kb) row?.set(kb, same);
+  return same;
 }
 
 function emit(ctx: Context, rule: string, path: string, message: string, extra: Partial<SchemaChange> = {}): void {
@@ -120,21 +181,99 @@ function without(node: JsonObject, key: string): JsonObject {
   return copy;
 }
 
-function compareNode(a: Json, b: Json, path: string, ctx: Context): void {
+function compareNode(a: Json, b: Json, path: string, ctx: Context, nullHandled = false): void {
   // Identical text is identical meaning, unless a $ref inside points at a changed definition.
   if (!containsRef(a) && jsonEqual(a, b)) return;
-  if (ctx.depth > MAX_DEPTH) return;
+  if (!nullHandled && alreadyCompared(ctx, a, b)) return;
+  if (ctx.depth > MAX_DEPTH) {
+    emit(
+      ctx,
+      "comparison-limit-reached",
+      path,
+      `nested deeper than ${MAX_DEPTH} levels: not compared below this point`,
+      {
+        note: "a schema this deep is pathological or recursive in a way that could not be matched; review it",
+      },
+    );
+    return;
+  }
+  // A hard bound on the work for one schema pair, counted (not timed) so that results stay
+  // deterministic: recursive unions can otherwise multiply the comparisons.
+  if (++ctx.shared.steps > MAX_STEPS) {
+    if (!ctx.shared.exhausted) {
+      ctx.shared.exhausted = true;
+      // Reported at the top level even when the limit strikes inside a sub-comparison.
+      emit(
+        { ...ctx, out: ctx.shared.rootOut },
+        "comparison-limit-reached",
+        path,
+        `stopped after ${MAX_STEPS} comparison steps: not compared from here on`,
+        {
+          note: "the schemas are too intricate (recursive unions, deep references) to compare completely; review them",
+        },
+      );
+    }
+    return;
+  }
   ctx.depth++;
   try {
-    compareResolved(a, b, path, ctx);
+    compareResolved(a, b, path, ctx, nullHandled);
   } finally {
     ctx.depth--;
   }
 }
 
-function compareResolved(a: Json, b: Json, path: string, ctx: Context): void {
-  let A = asObject(a);
-  let B = asObject(b);
+/** allOf: [{$ref: X}] beside annotations only (Pydantic v1's way to annotate a ref) is {$ref: X}. */
+function hoistLoneAllOf(node: JsonObject): JsonObject {
+  const parts = node.allOf;
+  if (!Array.isArray(parts) || parts.length !== 1 || !isJsonObject(parts[0]) || typeof parts[0].$ref !== "string")
+    return node;
+  const clash = Object.keys(parts[0]).some((k) => node[k] !== undefined && !ANNOTATION_KEYWORDS.has(k));
+  if (clash) return node;
+  return { ...parts[0], ...without(node, "allOf") };
+}
+
+/** allOf parts that are local references, replaced by their targets so that they can be merged. */
+function inlineAllOfRefs(node: JsonObject, root: Json, ctx: Context): JsonObject {
+  const parts = node.allOf;
+  if (!Array.isArray(parts) || !parts.some((p) => isJsonObject(p) && typeof p.$ref === "string")) return node;
+  const resolved = parts.map((p) => (isJsonObject(p) && typeof p.$ref === "string" ? (inline(p, root, ctx) ?? p) : p));
+  return { ...node, allOf: resolved };
+}
+
+/** The node with its local $ref replaced by the target, its own keywords winning; cached per node. */
+function inline(node: JsonObject, root: Json, ctx: Context): JsonObject | undefined {
+  const ref = node.$ref;
+  if (typeof ref !== "string") return node;
+  const cached = ctx.shared.inlined.get(node);
+  if (cached) return cached;
+  const target = resolveRef(root, ref);
+  if (target === undefined) return undefined;
+  const rest = without(node, "$ref");
+  const out = Object.keys(rest).length === 0 && isJsonObject(target) ? target : { ...asObject(target), ...rest };
+  ctx.shared.inlined.set(node, out);
+  return out;
+}
+
+function compareResolved(a: Json, b: Json, path: string, ctx: Context, nullHandled: boolean): void {
+  // false accepts nothing: against anything else it is the whole difference.
+  if (isNever(a) && isNever(b)) return;
+  if (isNever(a) !== isNever(b)) {
+    const narrowing = isNever(b);
+    emit(
+      ctx,
+      narrowing ? "type-narrowed" : "type-widened",
+      path,
+      narrowing ? "now allows no value at all" : "now allows values where it allowed none",
+      {
+        before: a,
+        after: b,
+      },
+    );
+    return;
+  }
+  let A = inlineAllOfRefs(hoistLoneAllOf(asObject(a)), ctx.oldRoot, ctx);
+  let B = inlineAllOfRefs(hoistLoneAllOf(asObject(b)), ctx.newRoot, ctx);
   const refA = typeof A.$ref === "string" ? A.$ref : undefined;
   const refB = typeof B.$ref === "string" ? B.$ref : undefined;
   if (refA !== undefined && refB !== undefined) {
@@ -148,56 +287,56 @@ function compareResolved(a: Json, b: Json, path: string, ctx: Context): void {
           note: "only local references (#/$defs/…) can be followed, so the effect cannot be judged",
         });
       }
-    } else if (!alreadyCompared(ctx, targetA, targetB)) {
+    } else {
       compareNode(targetA, targetB, `${path}/$ref`, ctx);
     }
     A = without(A, "$ref");
     B = without(B, "$ref");
     if (Object.keys(A).length === 0 && Object.keys(B).length === 0) return;
   } else if (refA !== undefined || refB !== undefined) {
-    // Only one side uses a reference: compare it inlined (its own keywords win over the target's).
-    const inlined = (node: JsonObject, ref: string | undefined, root: Json): JsonObject => {
-      if (ref === undefined) return node;
-      const target = resolveRef(root, ref);
-      if (target === undefined) return node;
-      return { ...asObject(target), ...without(node, "$ref") };
-    };
-    const nextA = inlined(A, refA, ctx.oldRoot);
-    const nextB = inlined(B, refB, ctx.newRoot);
-    if (nextA === A && nextB === B) {
-      emit(ctx, "ref-target-unresolvable", `${path}/$ref`, `reference ${refA ?? refB} cannot be resolved`, {
+    // Only one side uses a reference: compare it inlined.
+    const nextA = inline(A, ctx.oldRoot, ctx);
+    const nextB = inline(B, ctx.newRoot, ctx);
+    if (nextA && nextB) {
+      compareNode(nextA, nextB, path, ctx, nullHandled);
+      return;
+    }
+    // Unresolvable: harmless if the other side uses the same reference (say, inside a union
+    // compared below); otherwise its effect cannot be judged.
+    const ref = (refA ?? refB) as string;
+    const other = refA !== undefined ? B : A;
+    if (!canonicalText(other).includes(JSON.stringify(ref))) {
+      emit(ctx, "ref-target-unresolvable", `${path}/$ref`, `reference ${ref} cannot be resolved`, {
         before: refA,
         after: refB,
         note: "only local references (#/$defs/…) can be followed, so the effect cannot be judged",
       });
       return;
     }
-    compareNode(nextA, nextB, path, ctx);
-    return;
   }
 
-  if (isNever(A) !== isNever(B) && (Object.keys(A).length === 0 || Object.keys(B).length === 0)) {
-    // true/{} versus false: everything versus nothing.
-    const narrowing = isNever(B);
-    emit(
-      ctx,
-      narrowing ? "type-narrowed" : "type-widened",
-      path,
-      narrowing ? "now allows no value at all" : "now allows any value",
-      {
-        before: a,
-        after: b,
-      },
-    );
-    return;
+  // Optional[X] written as a union with a null branch (or a union of one branch) that holds a
+  // $ref: compare null-ness of the whole, then X, so that the reference is followed.
+  if (!nullHandled) {
+    const fa = foldNullBranches(A);
+    const fb = foldNullBranches(B);
+    const folded = fa.node !== A || fb.node !== B;
+    if (folded && (containsRef(fa.node) || containsRef(fb.node))) {
+      reportNullability(acceptsNull(A, ctx.oldRoot), acceptsNull(B, ctx.newRoot), path, ctx);
+      compareNode(fa.node, fb.node, path, ctx, true);
+      return;
+    }
   }
 
-  const NA = normalize(A);
-  const NB = normalize(B);
+  let NA = normalize(A);
+  let NB = normalize(B);
   compareAnnotations(NA.kw, NB.kw, path, ctx);
-  if (compareOneSidedComposition(NA, NB, path, ctx)) return;
+  // A union beside other constraints on one side only: S ∧ anyOf(Bi) ≡ anyOf(S ∧ Bi).
+  if (unionKey(NA.kw) && !unionKey(NB.kw)) NA = distributeUnion(NA);
+  else if (unionKey(NB.kw) && !unionKey(NA.kw)) NB = distributeUnion(NB);
+  if (compareOneSidedComposition(NA, NB, path, ctx, nullHandled)) return;
   compareTypes(NA, NB, path, ctx);
-  compareNullability(NA, NB, path, ctx);
+  if (!nullHandled) reportNullability(NA.nullable, NB.nullable, path, ctx);
   compareValues(NA, NB, path, ctx);
   if (allowsType(NA, "object") && allowsType(NB, "object")) compareObjects(NA.kw, NB.kw, path, ctx);
   if (allowsType(NA, "number") || allowsType(NA, "integer")) {
@@ -208,8 +347,25 @@ function compareResolved(a: Json, b: Json, path: string, ctx: Context): void {
   compareComposition(NA.kw, NB.kw, path, ctx);
 }
 
+/** Does null pass this schema? Follows local refs (a target decides for its ref) and applicators. */
+function acceptsNull(schema: Json, root: Json, depth = 0): boolean {
+  if (schema === false) return false;
+  if (!isJsonObject(schema) || depth > 32) return true;
+  if (typeof schema.$ref === "string") {
+    const target = resolveRef(root, schema.$ref);
+    if (target !== undefined && !acceptsNull(target, root, depth + 1)) return false;
+  }
+  const bare = { ...schema };
+  for (const k of ["$ref", "anyOf", "oneOf", "allOf"]) delete bare[k];
+  if (!normalize(bare).nullable) return false;
+  const union = Array.isArray(schema.anyOf) ? schema.anyOf : Array.isArray(schema.oneOf) ? schema.oneOf : undefined;
+  if (union && !union.some((branch) => acceptsNull(branch, root, depth + 1))) return false;
+  if (Array.isArray(schema.allOf) && !schema.allOf.every((part) => acceptsNull(part, root, depth + 1))) return false;
+  return true;
+}
+
 function alreadyCompared(ctx: Context, a: Json, b: Json): boolean {
-  if (!isJsonObject(a) || !isJsonObject(b)) return false;
+  if (a === null || b === null || typeof a !== "object" || typeof b !== "object") return false;
   let partners = ctx.seen.get(a);
   if (!partners) {
     partners = new WeakSet();
@@ -245,10 +401,9 @@ function compareTypes(A: Norm, B: Norm, path: string, ctx: Context): void {
   }
 }
 
-function compareNullability(A: Norm, B: Norm, path: string, ctx: Context): void {
-  if (A.nullable === B.nullable) return;
-  // A node with no constraint at all accepts null implicitly; only explicit changes matter here.
-  if (A.nullable) emit(ctx, "null-removed", path, "no longer allows null", { before: null });
+function reportNullability(before: boolean, after: boolean, path: string, ctx: Context): void {
+  if (before === after) return;
+  if (before) emit(ctx, "null-removed", path, "no longer allows null", { before: null });
   else emit(ctx, "null-added", path, "now allows null", { after: null });
 }
 
@@ -256,6 +411,8 @@ function compareValues(A: Norm, B: Norm, path: string, ctx: Context): void {
   const va = A.values;
   const vb = B.values;
   if (!va && !vb) return;
+  // A side with no non-null type left (only null, or nothing, passes) is judged by types and null alone.
+  if (A.types?.size === 0 || B.types?.size === 0) return;
   const keyword = (n: Norm) => (n.isConst ? "const" : "enum");
   if (!va && vb) {
     if (B.isConst) emit(ctx, "const-added", `${path}/const`, `now pinned to ${show(vb[0])}`, { after: vb[0] });
@@ -293,6 +450,20 @@ function compareValues(A: Norm, B: Norm, path: string, ctx: Context): void {
 // ── objects ────────────────────────────────────────────────────────────────────────────
 
 /** open: anything goes; closed: nothing; schema: constrained. */
+/** The schema an object applies to an undeclared property name, when it is a real constraint. */
+function undeclaredSchema(object: JsonObject, name: string): Json | undefined {
+  if (isJsonObject(object.patternProperties)) {
+    for (const [pattern, schema] of Object.entries(object.patternProperties)) {
+      try {
+        if (new RegExp(pattern, "u").test(name)) return schema;
+      } catch {
+        // An invalid pattern matches nothing here; lint reports it.
+      }
+    }
+  }
+  return openness(object.additionalProperties) === "schema" ? object.additionalProperties : undefined;
+}
+
 function openness(schema: Json | undefined): "open" | "closed" | "schema" {
   if (schema === undefined || schema === true) return "open";
   if (isNever(schema)) return "closed";
@@ -312,19 +483,21 @@ function compareObjects(a: JsonObject, b: JsonObject, path: string, ctx: Context
     const inB = Object.hasOwn(pb, name);
     if (inA && inB) compareNode(pa[name] as Json, pb[name] as Json, propPath, ctx);
     else if (inA) {
-      emit(
-        ctx,
-        closedB ? "closed-object-property-removed" : "property-removed",
-        propPath,
-        `property "${name}" removed`,
-        {
-          before: pa[name] as Json,
-        },
-      );
+      // Where the new object still constrains the name (patternProperties, a schema for
+      // additionalProperties), compare with that schema; otherwise it is open or closed.
+      const fallback = undeclaredSchema(b, name);
+      if (fallback !== undefined) compareNode(pa[name] as Json, fallback, propPath, ctx);
+      else {
+        const rule = closedB ? "closed-object-property-removed" : "property-removed";
+        emit(ctx, rule, propPath, `property "${name}" removed`, { before: pa[name] as Json });
+      }
     } else {
-      emit(ctx, closedA ? "closed-object-property-added" : "property-added", propPath, `property "${name}" added`, {
-        after: pb[name] as Json,
-      });
+      const fallback = undeclaredSchema(a, name);
+      if (fallback !== undefined) compareNode(fallback, pb[name] as Json, propPath, ctx);
+      else {
+        const rule = closedA ? "closed-object-property-added" : "property-added";
+        emit(ctx, rule, propPath, `property "${name}" added`, { after: pb[name] as Json });
+      }
     }
   }
 
@@ -628,18 +801,47 @@ function coreSchema(norm: Norm): JsonObject {
   return core;
 }
 
-/** How alike two branches are: 0 when their types cannot overlap. */
-function similarity(x: Json, y: Json): number {
-  const nx = normalize(asObject(x));
-  const ny = normalize(asObject(y));
+/** Push the constraints beside a union into each of its branches, so that only the union remains. */
+function distributeUnion(norm: Norm): Norm {
+  const key = unionKey(norm.kw) as "anyOf" | "oneOf";
+  if (!hasOtherValidation(norm, key)) return norm;
+  const shared = coreSchema(norm);
+  delete shared[key];
+  const branches = (norm.kw[key] as Json[]).map((branch): Json => {
+    const b = asObject(branch);
+    const clash = Object.keys(b).some((k) => shared[k] !== undefined && !ANNOTATION_KEYWORDS.has(k));
+    return clash ? { allOf: [shared, branch] } : { ...shared, ...b };
+  });
+  const annotations: JsonObject = {};
+  for (const [k, v] of Object.entries(norm.kw)) if (ANNOTATION_KEYWORDS.has(k)) annotations[k] = v;
+  return { ...normalize({ ...annotations, [key]: branches }), nullable: norm.nullable };
+}
+
+/** How alike two branches are (after following a top-level $ref): 0 when their types cannot overlap. */
+function similarity(x: Json, y: Json, ctx: Context): number {
+  const ox = inline(asObject(x), ctx.oldRoot, ctx) ?? asObject(x);
+  const oy = inline(asObject(y), ctx.newRoot, ctx) ?? asObject(y);
+  const nx = normalize(ox);
+  const ny = normalize(oy);
   if (nx.types && ny.types) {
-    const overlap = [...nx.types].some((t) => allowsType(ny, t)) || [...ny.types].some((t) => allowsType(nx, t));
+    const overlap =
+      [...nx.types].some((t) => allowsType(ny, t)) ||
+      [...ny.types].some((t) => allowsType(nx, t)) ||
+      (nx.types.size === 0 && ny.types.size === 0 && nx.nullable && ny.nullable);
     if (!overlap) return 0;
   }
-  const kx = new Set(Object.keys(asObject(x)));
-  const ky = new Set(Object.keys(asObject(y)));
-  const shared = [...kx].filter((k) => ky.has(k)).length;
-  return 1 + shared / Math.max(1, new Set([...kx, ...ky]).size);
+  const jaccard = (a: string[], b: string[]) => {
+    const union = new Set([...a, ...b]);
+    return union.size === 0 ? 0 : a.filter((k) => b.includes(k)).length / union.size;
+  };
+  const props = (n: Norm) => (isJsonObject(n.kw.properties) ? Object.keys(n.kw.properties) : []);
+  const values = (n: Norm) => (n.values ?? []).map((v) => JSON.stringify(v));
+  return (
+    1 +
+    jaccard(Object.keys(nx.kw), Object.keys(ny.kw)) +
+    2 * jaccard(props(nx), props(ny)) +
+    2 * jaccard(values(nx), values(ny))
+  );
 }
 
 /**
@@ -647,7 +849,7 @@ function similarity(x: Json, y: Json): number {
  * constraints: match the plain side against the union's branches structurally. A new union
  * that keeps the old schema as a branch is a widening, never a removal.
  */
-function compareOneSidedComposition(A: Norm, B: Norm, path: string, ctx: Context): boolean {
+function compareOneSidedComposition(A: Norm, B: Norm, path: string, ctx: Context, nullHandled: boolean): boolean {
   const ka = unionKey(A.kw);
   const kb = unionKey(B.kw);
   if ((ka === undefined) === (kb === undefined)) return false;
@@ -655,27 +857,28 @@ function compareOneSidedComposition(A: Norm, B: Norm, path: string, ctx: Context
   const key = (ka ?? kb) as "anyOf" | "oneOf";
   if (hasOtherValidation(unionSide, key)) return false;
   const plain = ka ? B : A;
-  compareNullability(A, B, path, ctx);
+  if (!nullHandled) reportNullability(A.nullable, B.nullable, path, ctx);
   const branches = unionSide.kw[key] as Json[];
   const single = coreSchema(plain);
-  let best = branches.findIndex((branch) => jsonEqual(asObject(branch), single));
+  const unionIsOld = ka !== undefined;
+  const same = (branch: Json) => (unionIsOld ? equivalent(branch, single, ctx) : equivalent(single, branch, ctx));
+  let best = branches.findIndex(same);
   if (best === -1) {
     let bestScore = 0;
     branches.forEach((branch, i) => {
-      const score = similarity(branch, single);
+      const score = unionIsOld ? similarity(branch, single, ctx) : similarity(single, branch, ctx);
       if (score > bestScore) {
         bestScore = score;
         best = i;
       }
     });
   }
-  const union = ka ? "old" : "new";
   branches.forEach((branch, i) => {
     const branchPath = `${path}/${key}/${i}`;
     if (i === best) {
-      if (union === "old") compareNode(branch, single, branchPath, ctx);
-      else compareNode(single, branch, branchPath, ctx);
-    } else if (union === "old") {
+      if (unionIsOld) compareNode(branch, single, branchPath, ctx, true);
+      else compareNode(single, branch, branchPath, ctx, true);
+    } else if (unionIsOld) {
       emit(ctx, "any-of-branch-removed", branchPath, `alternative ${show(branch)} removed`, { before: branch });
     } else {
       emit(ctx, "any-of-branch-added", branchPath, `alternative ${show(branch)} added`, { after: branch });
@@ -683,68 +886,88 @@ function compareOneSidedComposition(A: Norm, B: Norm, path: string, ctx: Context
   });
   if (best === -1) {
     // Nothing in the union resembles the plain schema: its values are gone (or new).
-    if (union === "new")
-      emit(ctx, "any-of-branch-removed", path, `schema ${show(single)} replaced by ${key}`, { before: single });
-    else emit(ctx, "any-of-branch-added", path, `${key} replaced by ${show(single)}`, { after: single });
+    if (unionIsOld) emit(ctx, "any-of-branch-added", path, `${key} replaced by ${show(single)}`, { after: single });
+    else emit(ctx, "any-of-branch-removed", path, `schema ${show(single)} replaced by ${key}`, { before: single });
   }
   return true;
 }
 
+function bothOrNeitherEquivalent(x: Json | undefined, y: Json | undefined, ctx: Context): boolean {
+  if (x === undefined || y === undefined) return x === y;
+  return equivalent(x, y, ctx);
+}
+
 function compareComposition(a: JsonObject, b: JsonObject, path: string, ctx: Context): void {
-  for (const key of ["anyOf", "oneOf"] as const) {
-    const ba = Array.isArray(a[key]) ? (a[key] as Json[]) : undefined;
-    const bb = Array.isArray(b[key]) ? (b[key] as Json[]) : undefined;
-    if (!ba && !bb) continue;
-    if (!ba || !bb) {
-      emit(
-        ctx,
-        "composition-changed",
-        `${path}/${key}`,
-        `${key} ${ba ? "removed" : "added"} beside other constraints`,
-        {
-          before: a[key],
-          after: b[key],
-          note: "a union combined with sibling keywords cannot be compared branch by branch",
-        },
-      );
-      continue;
+  const ka = unionKey(a);
+  const kb = unionKey(b);
+  if (ka && kb) {
+    matchBranches(a[ka] as Json[], b[kb] as Json[], `${path}/${kb}`, ctx);
+    if (ka !== kb) {
+      emit(ctx, "composition-changed", `${path}/${kb}`, `${ka} changed to ${kb}`, {
+        before: ka,
+        after: kb,
+        note: "oneOf rejects values that match more than one branch, anyOf does not; review whether the branches overlap",
+      });
     }
-    matchBranches(ba, bb, `${path}/${key}`, ctx);
+  } else if (ka || kb) {
+    const key = (ka ?? kb) as string;
+    emit(ctx, "composition-changed", `${path}/${key}`, `${key} ${ka ? "removed" : "added"} beside other constraints`, {
+      before: a[key],
+      after: b[key],
+      note: "a union combined with sibling keywords cannot be compared branch by branch",
+    });
   }
   const aa = Array.isArray(a.allOf) ? a.allOf : [];
   const ab = Array.isArray(b.allOf) ? b.allOf : [];
-  if (!jsonEqual(aa, ab) || containsRef(aa)) {
-    if (aa.length === ab.length)
-      aa.forEach((branch, i) => compareNode(branch, ab[i] as Json, `${path}/allOf/${i}`, ctx));
-    else {
-      emit(ctx, "composition-changed", `${path}/allOf`, `allOf changed from ${aa.length} to ${ab.length} schemas`, {
-        before: a.allOf,
-        after: b.allOf,
-        note: "allOf parts that could not be merged into their parent changed in number",
-      });
-    }
+  if (aa.length === ab.length) aa.forEach((part, i) => compareNode(part, ab[i] as Json, `${path}/allOf/${i}`, ctx));
+  else {
+    emit(ctx, "composition-changed", `${path}/allOf`, `allOf changed from ${aa.length} to ${ab.length} schemas`, {
+      before: a.allOf,
+      after: b.allOf,
+      note: "allOf parts that could not be merged into their parent changed in number",
+    });
   }
-  if (!jsonEqual(a.not, b.not)) {
-    emit(
-      ctx,
-      "not-changed",
-      `${path}/not`,
-      a.not === undefined ? "`not` added" : b.not === undefined ? "`not` removed" : "`not` changed",
-      {
-        before: a.not,
-        after: b.not,
-        note: "a negated schema reverses variance; review the effect",
-      },
-    );
+  if (!bothOrNeitherEquivalent(a.not, b.not, ctx)) {
+    const what = a.not === undefined ? "`not` added" : b.not === undefined ? "`not` removed" : "`not` changed";
+    emit(ctx, "not-changed", `${path}/not`, what, {
+      before: a.not,
+      after: b.not,
+      note: "a negated schema reverses variance; review the effect",
+    });
   }
-  if (!jsonEqual(a.if, b.if) || !jsonEqual(a.then, b.then) || !jsonEqual(a.else, b.else)) {
+  // `if` without then/else constrains nothing.
+  const effective = (x: JsonObject) => (x.then === undefined && x.else === undefined ? {} : x);
+  const ca = effective(a);
+  const cb = effective(b);
+  const conditional = (["if", "then", "else"] as const).every((k) => bothOrNeitherEquivalent(ca[k], cb[k], ctx));
+  if (!conditional) {
     emit(ctx, "conditional-changed", `${path}/if`, "if/then/else changed", {
       before: { if: a.if, then: a.then, else: a.else } as Json,
       after: { if: b.if, then: b.then, else: b.else } as Json,
       note: "conditional schemas cannot be compared statically in general; review the effect",
     });
   }
-  for (const key of ["dependentSchemas", "unevaluatedItems", "minContains", "maxContains"] as const) {
+  const da = asObject(a.dependentSchemas);
+  const db = asObject(b.dependentSchemas);
+  for (const key of [...new Set([...Object.keys(da), ...Object.keys(db)])].sort()) {
+    if (!bothOrNeitherEquivalent(da[key], db[key], ctx)) {
+      emit(
+        ctx,
+        "composition-changed",
+        `${path}/dependentSchemas/${escapePointer(key)}`,
+        `dependentSchemas for "${key}" changed`,
+        {
+          before: da[key],
+          after: db[key],
+          note: "dependentSchemas changes are not analysed in detail; review the effect",
+        },
+      );
+    }
+  }
+  if (a.unevaluatedItems !== undefined || b.unevaluatedItems !== undefined) {
+    compareNode(a.unevaluatedItems ?? {}, b.unevaluatedItems ?? {}, `${path}/unevaluatedItems`, ctx);
+  }
+  for (const key of ["minContains", "maxContains"] as const) {
     if (!jsonEqual(a[key], b[key])) {
       emit(ctx, "composition-changed", `${path}/${key}`, `${key} changed`, {
         before: a[key],
@@ -755,36 +978,39 @@ function compareComposition(a: JsonObject, b: JsonObject, path: string, ctx: Con
   }
 }
 
-/** Pair union branches by structure: identical first, then the most similar of the same type. */
+/**
+ * Pair union branches by meaning, not position: equivalent branches first (reordering is no
+ * change), then the most similar remaining pairs, best first; the rest were added or removed.
+ */
 function matchBranches(ba: Json[], bb: Json[], path: string, ctx: Context): void {
-  const usedB = new Set<number>();
   const pairOf = new Map<number, number>();
+  const usedB = new Set<number>();
   ba.forEach((branch, i) => {
-    const j = bb.findIndex((other, k) => !usedB.has(k) && !containsRef(branch) && jsonEqual(other, branch));
+    const j = bb.findIndex((other, k) => !usedB.has(k) && equivalent(branch, other, ctx));
     if (j !== -1) {
       usedB.add(j);
       pairOf.set(i, j);
     }
   });
+  const candidates: { i: number; k: number; score: number }[] = [];
   ba.forEach((branch, i) => {
     if (pairOf.has(i)) return;
-    let best = -1;
-    let bestScore = 0;
     bb.forEach((other, k) => {
       if (usedB.has(k)) return;
-      const score = similarity(branch, other);
-      if (score > bestScore) {
-        bestScore = score;
-        best = k;
-      }
+      const score = similarity(branch, other, ctx);
+      if (score > 0) candidates.push({ i, k, score });
     });
-    if (best !== -1) {
-      usedB.add(best);
-      pairOf.set(i, best);
-      compareNode(branch, bb[best] as Json, `${path}/${i}`, ctx);
-    } else {
-      emit(ctx, "any-of-branch-removed", `${path}/${i}`, `alternative ${show(branch)} removed`, { before: branch });
-    }
+  });
+  candidates.sort((x, y) => y.score - x.score || Math.abs(x.i - x.k) - Math.abs(y.i - y.k) || x.i - y.i);
+  for (const { i, k } of candidates) {
+    if (pairOf.has(i) || usedB.has(k)) continue;
+    pairOf.set(i, k);
+    usedB.add(k);
+  }
+  ba.forEach((branch, i) => {
+    const k = pairOf.get(i);
+    if (k !== undefined) compareNode(branch, bb[k] as Json, `${path}/${i}`, ctx);
+    else emit(ctx, "any-of-branch-removed", `${path}/${i}`, `alternative ${show(branch)} removed`, { before: branch });
   });
   bb.forEach((branch, k) => {
     if (!usedB.has(k))

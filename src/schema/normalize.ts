@@ -109,13 +109,59 @@ export function asObject(schema: Json | undefined): JsonObject {
   return schema;
 }
 
+/** Accepts no value at all: `false`, or `not` of a schema that accepts everything, whatever sits beside it. */
 export function isNever(schema: Json | undefined): boolean {
-  return schema === false || (isJsonObject(schema) && Object.keys(schema).length === 1 && jsonEqual(schema.not, {}));
+  if (schema === false) return true;
+  if (!isJsonObject(schema)) return false;
+  return schema.not !== undefined && acceptsAll(schema.not);
+}
+
+/** Accepts every value: `true`, an annotation-only schema, allOf of such, anyOf with one such branch. */
+export function acceptsAll(schema: Json | undefined, depth = 0): boolean {
+  if (schema === true) return true;
+  if (!isJsonObject(schema) || depth > 16) return false;
+  return Object.entries(schema).every(([k, v]) => {
+    if (ANNOTATION_KEYWORDS.has(k)) return true;
+    if (k === "allOf") return Array.isArray(v) && v.every((part) => acceptsAll(part, depth + 1));
+    if (k === "anyOf") return Array.isArray(v) && v.some((part) => acceptsAll(part, depth + 1));
+    return false;
+  });
+}
+
+/** For keywords whose intersection is another value of the same keyword: how to intersect. */
+const INTERSECT: Record<string, (a: Json, b: Json) => Json | undefined> = {
+  type: (a, b) => intersectTypes(a, b),
+  required: (a, b) =>
+    Array.isArray(a) && Array.isArray(b)
+      ? [...new Set([...a, ...b].filter((v): v is string => typeof v === "string"))]
+      : undefined,
+  enum: (a, b) => (Array.isArray(a) && Array.isArray(b) ? a.filter((v) => b.some((w) => jsonEqual(v, w))) : undefined),
+  minimum: (a, b) => (typeof a === "number" && typeof b === "number" ? Math.max(a, b) : undefined),
+  maximum: (a, b) => (typeof a === "number" && typeof b === "number" ? Math.min(a, b) : undefined),
+  minLength: (a, b) => (typeof a === "number" && typeof b === "number" ? Math.max(a, b) : undefined),
+  maxLength: (a, b) => (typeof a === "number" && typeof b === "number" ? Math.min(a, b) : undefined),
+  minItems: (a, b) => (typeof a === "number" && typeof b === "number" ? Math.max(a, b) : undefined),
+  maxItems: (a, b) => (typeof a === "number" && typeof b === "number" ? Math.min(a, b) : undefined),
+  minProperties: (a, b) => (typeof a === "number" && typeof b === "number" ? Math.max(a, b) : undefined),
+  maxProperties: (a, b) => (typeof a === "number" && typeof b === "number" ? Math.min(a, b) : undefined),
+  uniqueItems: (a, b) => a === true || b === true,
+};
+
+/** Whether a node, on its own keywords (type, nullable, enum, const), lets null through. */
+function ownKeywordsAllowNull(node: JsonObject): boolean {
+  if (node.type !== undefined) {
+    const list = Array.isArray(node.type) ? node.type : [node.type];
+    if (!list.includes("null") && node.nullable !== true) return false;
+  }
+  if (node.const !== undefined) return node.const === null;
+  if (Array.isArray(node.enum) && node.nullable !== true) return node.enum.includes(null);
+  return true;
 }
 
 /**
- * Merge allOf branches into their parent where that is exact (disjoint keywords, or
- * keywords with a known intersection); whatever cannot be merged stays in allOf.
+ * Merge allOf parts into their parent where that is exact: keywords only one side has,
+ * equal keywords, and keywords with a known intersection (type, enum, required, bounds,
+ * properties). Parts with a $ref, nested allOf or a clashing keyword stay in allOf.
  */
 function mergeAllOf(node: JsonObject): JsonObject {
   const branches = node.allOf;
@@ -123,25 +169,33 @@ function mergeAllOf(node: JsonObject): JsonObject {
   const merged: JsonObject = { ...node };
   delete merged.allOf;
   const rest: Json[] = [];
+  let nullOk = ownKeywordsAllowNull(node);
   for (const raw of branches) {
     const branch = asObject(raw);
-    if (branch.$ref !== undefined || branch.allOf !== undefined) {
+    const unionClash =
+      ["anyOf", "oneOf"].some((k) => branch[k] !== undefined) &&
+      ["anyOf", "oneOf"].some((k) => merged[k] !== undefined);
+    if (branch.$ref !== undefined || branch.allOf !== undefined || unionClash) {
       rest.push(raw);
       continue;
     }
-    const unmergeable = Object.keys(branch).some(
+    const clashes = Object.keys(branch).some(
       (k) =>
         merged[k] !== undefined &&
         !ANNOTATION_KEYWORDS.has(k) &&
-        !["properties", "required", "type"].includes(k) &&
+        k !== "properties" &&
+        k !== "nullable" &&
+        !INTERSECT[k] &&
         !jsonEqual(merged[k], branch[k]),
     );
-    if (unmergeable) {
+    if (clashes) {
       rest.push(raw);
       continue;
     }
+    nullOk = nullOk && ownKeywordsAllowNull(branch);
     for (const [key, value] of Object.entries(branch)) {
       const current = merged[key];
+      if (key === "nullable") continue; // decided below: an intersection allows null only if every part does
       if (current === undefined) merged[key] = value;
       else if (key === "properties" && isJsonObject(current) && isJsonObject(value)) {
         const props: JsonObject = { ...current };
@@ -152,13 +206,20 @@ function mergeAllOf(node: JsonObject): JsonObject {
               : { allOf: [props[name] as Json, schema] };
         }
         merged.properties = props;
-      } else if (key === "required" && Array.isArray(current) && Array.isArray(value)) {
-        merged.required = [...new Set([...current, ...value].filter((v): v is string => typeof v === "string"))];
-      } else if (key === "type") {
-        merged.type = intersectTypes(current, value);
+      } else if (!ANNOTATION_KEYWORDS.has(key) && INTERSECT[key]) {
+        const both = INTERSECT[key](current, value);
+        if (both !== undefined) merged[key] = both;
       }
       // annotations: the parent's own text wins
     }
+  }
+  // Keep null in or out of the merged node to match the intersection.
+  delete merged.nullable;
+  if (merged.type !== undefined) {
+    const list = (Array.isArray(merged.type) ? merged.type : [merged.type]).filter((t) => t !== "null");
+    merged.type = nullOk ? [...list, "null"] : list;
+  } else if (!nullOk) {
+    if (Array.isArray(merged.enum)) merged.enum = merged.enum.filter((v) => v !== null);
   }
   if (rest.length) merged.allOf = rest;
   return merged;
@@ -176,32 +237,76 @@ function intersectTypes(a: Json, b: Json): Json {
   return [...out];
 }
 
-/** Fold anyOf/oneOf null branches into a nullable flag; returns the node without them. */
-function foldNullBranches(node: JsonObject): { node: JsonObject; nullBranch: boolean } {
+function onlyKeys(node: JsonObject, allowed: string[]): boolean {
+  const keys = Object.keys(node).filter((k) => !ANNOTATION_KEYWORDS.has(k));
+  return keys.length > 0 && keys.every((k) => allowed.includes(k));
+}
+
+/**
+ * Fold anyOf/oneOf null branches into a nullable flag (Optional[X] is X plus null), and a
+ * union of bare types or bare values into a type list or an enum; returns the node without them.
+ */
+export function foldNullBranches(node: JsonObject, depth = 0): { node: JsonObject; nullBranch: boolean } {
   for (const key of ["anyOf", "oneOf"] as const) {
     const branches = node[key];
-    if (!Array.isArray(branches) || !branches.some(isNullBranch)) continue;
-    const others = branches.filter((b) => !isNullBranch(b));
+    if (!Array.isArray(branches)) continue;
+    // Branches that accept nothing (false) add nothing to a union, nor do repeats in anyOf
+    // (in oneOf a repeated branch matters: a value matching both copies is rejected).
+    const others = branches.filter(
+      (b, i) =>
+        !isNullBranch(b) && !isNever(b) && !(key === "anyOf" && branches.slice(0, i).some((c) => jsonEqual(b, c))),
+    );
     const out: JsonObject = { ...node };
     delete out[key];
+    // A union with a branch that accepts everything constrains nothing.
+    if (branches.some((b) => acceptsAll(b))) return { node: out, nullBranch: false };
+    // A null branch lets null through the union, but an enum or type beside the union still
+    // applies: the branch is folded away either way, and null passes only if both allow it.
+    const hasNullBranch = branches.some(isNullBranch);
+    const nullBranch = hasNullBranch && ownKeywordsAllowNull(out);
+    if (others.length === 0) {
+      // Only null passes, or (every branch false) nothing at all.
+      out.type = hasNullBranch && out.type === undefined ? "null" : [];
+      return { node: out, nullBranch };
+    }
+    const objects = others.map(asObject);
+    const plain = out.type === undefined && out.enum === undefined && out.const === undefined;
+    if (plain && objects.every((b) => onlyKeys(b, ["type"]))) {
+      // anyOf [{type: string}, {type: number}] is type [string, number]
+      out.type = [...new Set(objects.flatMap((b) => (Array.isArray(b.type) ? b.type : [b.type])))] as Json;
+      return { node: out, nullBranch };
+    }
+    if (plain && objects.every((b) => onlyKeys(b, ["const"]) || onlyKeys(b, ["enum"]))) {
+      out.enum = objects.flatMap((b) => (b.const !== undefined ? [b.const] : Array.isArray(b.enum) ? b.enum : []));
+      return { node: out, nullBranch };
+    }
     if (others.length === 1) {
       const only = asObject(others[0]);
       // Inline the single remaining branch when that loses nothing: no keyword clashes.
       const clash = Object.keys(only).some((k) => out[k] !== undefined && !ANNOTATION_KEYWORDS.has(k));
       if (!clash) {
         for (const [k, v] of Object.entries(only)) if (out[k] === undefined) out[k] = v;
-        return { node: out, nullBranch: true };
+        // The inlined branch may hold a union of its own: fold that too.
+        const again = depth < 8 ? foldNullBranches(out, depth + 1) : { node: out, nullBranch: false };
+        return { node: again.node, nullBranch: nullBranch || again.nullBranch };
       }
     }
-    if (others.length > 0) out[key] = others;
-    return { node: out, nullBranch: true };
+    if (!hasNullBranch) return { node, nullBranch: false };
+    out[key] = others;
+    return { node: out, nullBranch };
   }
   return { node, nullBranch: false };
 }
 
 export function normalize(schema: Json | undefined): Norm {
   if (schema === false) return { types: new Set(), nullable: false, values: undefined, isConst: false, kw: {} };
-  let node = mergeAllOf(asObject(schema));
+  let node = asObject(schema);
+  if (Array.isArray(node.anyOf) && Array.isArray(node.oneOf)) {
+    // Two unions side by side: keep anyOf here and compare oneOf as an allOf part.
+    const { oneOf, ...rest } = node;
+    node = { ...rest, allOf: [...(Array.isArray(node.allOf) ? node.allOf : []), { oneOf }] };
+  }
+  node = mergeAllOf(node);
   const folded = foldNullBranches(node);
   node = folded.node;
   const kw: JsonObject = { ...node };
@@ -233,7 +338,8 @@ export function normalize(schema: Json | undefined): Norm {
   let values: Json[] | undefined;
   let isConst = false;
   if (node.const !== undefined) {
-    values = [node.const];
+    // const beside enum: the intersection
+    values = !Array.isArray(node.enum) || node.enum.some((v) => jsonEqual(v, node.const)) ? [node.const] : [];
     isConst = true;
   } else if (Array.isArray(node.enum)) {
     values = node.enum;
@@ -246,11 +352,15 @@ export function normalize(schema: Json | undefined): Norm {
       const t = typeOfValue(v);
       return types.has(t as JsonType) || (t === "integer" && types.has("number"));
     });
-    if (!types) {
-      types = new Set(kept.map((v) => typeOfValue(v) as JsonType));
-      if (types.has("number")) types.delete("integer");
+    // The values decide which types can occur: {type: number, const: 0} accepts integers only.
+    types = new Set(kept.map((v) => typeOfValue(v) as JsonType));
+    if (types.has("number")) types.delete("integer");
+    // No non-null value fits: what passes is null (if anything), said by types and nullable alone.
+    values = kept.length > 0 ? kept : undefined;
+    if (kept.length === 0) {
+      types = new Set();
+      isConst = false;
     }
-    values = kept;
   }
 
   // draft-04 boolean exclusive bounds → numeric

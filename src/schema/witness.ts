@@ -1119,7 +1119,7 @@ function distinctFill(samples: Json[], count: number): Json[] {
     else if (typeof first === "number") next = first + i;
     else if (typeof first === "boolean") next = i === 1 ? !first : undefined;
     else if (isJsonObject(first)) next = { ...first, [`k${i}`]: `${i}` };
-    else if (Array.isArray(first)) next = [...first, i];
+    else if (Array.isArray(first)) next = first.length ? [...first, ...Array<Json>(i).fill(first[0] as Json)] : [i];
     if (next === undefined) break;
     if (!out.some((v) => deepEqual(v, next))) out.push(next);
   }
@@ -1462,6 +1462,31 @@ function findRefUsage(root: Json, target: string): string[] | undefined {
   return undefined;
 }
 
+/** The branch in `list` (of the other side) that is the same as `branch`, or the most similar one. */
+function closestBranch(branch: Json, list: Json[], side: Side, otherSide: Side): Json | undefined {
+  const text = JSON.stringify(branch);
+  const same = list.find((b) => JSON.stringify(b) === text);
+  if (same !== undefined) return same;
+  const shape = (node: Json, s: Side) => {
+    const alts = s.alternatives(node);
+    return { types: typesOf(alts), keys: new Set(alts.flatMap((a) => Object.keys(a))) };
+  };
+  const mine = shape(branch, side);
+  let best: Json | undefined;
+  let bestScore = 0;
+  for (const candidate of list) {
+    const theirs = shape(candidate, otherSide);
+    if (![...mine.types].some((t) => theirs.types.has(t))) continue;
+    const shared = [...mine.keys].filter((k) => theirs.keys.has(k)).length;
+    const score = 1 + shared / Math.max(1, new Set([...mine.keys, ...theirs.keys]).size);
+    if (score > bestScore) {
+      bestScore = score;
+      best = candidate;
+    }
+  }
+  return best;
+}
+
 function walk(acc: Side, rej: Side, segs: string[], rule: string): Walk {
   // Split the path into steps first: keyword-suffixed rules name the changed keyword last,
   // and when that keyword holds a subschema (contains, not, additionalProperties, …) it
@@ -1502,6 +1527,12 @@ function walk(acc: Side, rej: Side, segs: string[], rule: string): Walk {
     if (step.k === "same") {
       a = keywordOf(a, seg, acc);
       r = r === undefined ? undefined : keywordOf(r, seg, rej);
+    } else if (step.k === "branch" && step.keyword !== "allOf") {
+      // Branch indexes need not agree between the sides (the engine pairs branches by
+      // structure): on the rejecting side take the branch most like the accepting one.
+      const list = r === undefined ? undefined : keywordOf(r, step.keyword, rej);
+      a = childOf(a, step, acc);
+      r = Array.isArray(list) && a !== undefined ? closestBranch(a, list, acc, rej) : childOf(r, step, rej);
     } else {
       a = childOf(a, step, acc);
       r = childOf(r, step, rej);
@@ -1698,7 +1729,6 @@ interface Leaf {
   accSide: Side;
   rejSide: Side;
   embedder: Embedder;
-  frames: Frame[];
   mode: Mode;
   memo: Map<string, Cand[]>;
 }
@@ -1858,7 +1888,7 @@ function stringCandidates(L: Leaf, rank = true): Json[] {
   }
   const sized: string[] = [...base];
   const fills = [...ALPHABET, ...base.map((b) => [...b][0]).filter((c): c is string => c !== undefined)];
-  for (const n of lengths) {
+  for (const n of [...lengths].sort((x, y) => x - y)) {
     for (const c of new Set(fills)) sized.push(c.repeat(n));
     for (const b of base) if (b.length > 0) sized.push(resize(b, n));
   }
@@ -2098,7 +2128,6 @@ export function findWitness(
       accSide,
       rejSide,
       embedder,
-      frames: w.frames,
       mode: "H",
       memo: new Map(),
     };

@@ -683,6 +683,49 @@ describe("findWitness: depth, attribution, no witness, invalid schemas", () => {
     expectWitness(tree, next, { rule: "min-length-raised", path: "/properties/name/minLength" });
   });
 
+  test("draft-04 boolean exclusive bounds are read as draft-04 meant them", () => {
+    const draft04 = "http://json-schema.org/draft-04/schema#";
+    const old: JsonObject = {
+      $schema: draft04,
+      type: "object",
+      properties: { ratio: { type: "number", minimum: 0, exclusiveMinimum: true, maximum: 1 } },
+      required: ["ratio"],
+    };
+    const next = edit(old, (s) => {
+      s.properties.ratio.minimum = 0.5;
+    });
+    const w = findWitness(old, next, { rule: "minimum-raised", path: "/properties/ratio/minimum" }, "input");
+    const ratio = obj(w).ratio as number;
+    expect(ratio).toBeGreaterThan(0);
+    expect(ratio).toBeLessThanOrEqual(0.5);
+  });
+
+  test("old and new schemas with the same $id (and nested ids) do not collide", () => {
+    const old: JsonObject = {
+      $id: "https://example.com/tools/search.json",
+      type: "object",
+      properties: {
+        query: { type: "string" },
+        filter: { $id: "filter.json", type: "object", properties: { kind: { enum: ["a", "b"] } } },
+      },
+      required: ["query"],
+    };
+    const next = edit(old, (s) => {
+      s.properties.filter.properties.kind.enum = ["a"];
+    });
+    for (let i = 0; i < 2; i++) {
+      const w = expectWitness(old, next, {
+        rule: "enum-value-removed",
+        path: "/properties/filter/properties/kind/enum",
+      });
+      expect(obj(obj(w).filter).kind).toBe("b");
+    }
+    const other = edit(next, (s) => {
+      s.required.push("filter");
+    });
+    expectWitness(next, other, { rule: "required-added", path: "/required", after: "filter" });
+  });
+
   test("no witness when there is no break", () => {
     expect(
       findWitness(forecast, clone(forecast), { rule: "enum-value-removed", path: "/properties/units/enum" }, "input"),

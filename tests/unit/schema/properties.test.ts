@@ -111,7 +111,7 @@ describe("(a) rewrites that keep the meaning give no change", () => {
   //   $ref, and similarity() scores 0 for branches whose type set is empty;
   // - wrong branch pairings (closed-object-property-added/removed, const-changed …) when branches
   //   are reordered and rewritten at once: similarity() compares key names only.
-  test.failing("meaning-preserving rewrites anywhere", () => {
+  test("meaning-preserving rewrites anywhere", () => {
     fc.assert(property({}, new Set(REWRITES), new Set()), { seed: SEED, numRuns: RUNS });
   });
 });
@@ -149,7 +149,7 @@ describe("(b) the input verdict of a→b equals the output verdict of b→a", ()
   // (property-added [minor, minor] vs property-removed [minor, breaking]); likewise
   // deprecated-added (minor) vs deprecated-removed (patch). Either the catalog or the design's
   // property has to give; see the report.
-  test.failing("with the catalog's severities", () => {
+  test("with the catalog's severities", () => {
     fc.assert(property({ unions: false }, new Map()), { seed: SEED, numRuns: RUNS });
   });
 
@@ -170,7 +170,7 @@ describe("(b) the input verdict of a→b equals the output verdict of b→a", ()
   // (input minor), b→a: type-widened + null-added at /properties/p/anyOf/0 and
   // any-of-branch-removed at /properties/p/anyOf/1 (output breaking), because {type: "string"}
   // grabs X as its partner before X can be paired with itself.
-  test.failing("example: a union branch swapped next to a $ref branch", () => {
+  test("example: a union branch swapped next to a $ref branch", () => {
     const X = { patternProperties: { "^x-": { $ref: "#/$defs/Meta" } } };
     const $defs = { Meta: { type: "string" } };
     const a = { type: "object", properties: { p: { anyOf: [{ type: "null" }, X, { type: "boolean" }] } }, $defs };
@@ -207,7 +207,7 @@ describe("(c) adding a type, an enum value or an anyOf branch is never breaking 
   // - any unchanged union elsewhere whose branch holds a $ref and accepts no non-null type is
   //   reported as any-of-branch-removed + any-of-branch-added;
   // - a branch inserted before $ref branches shifts the positional pairing (see rules.test.ts).
-  test.failing("anywhere, with unions and every keyword beside the widened one", () => {
+  test("anywhere, with unions and every keyword beside the widened one", () => {
     fc.assert(property({}), { seed: SEED, numRuns: RUNS });
   });
 });
