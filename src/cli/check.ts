@@ -4,6 +4,7 @@ import { describeTarget } from "../connect/target.ts";
 import { serializeContract } from "../contract/canonical.ts";
 import type { Contract } from "../contract/model.ts";
 import { diffContracts } from "../diff/diff.ts";
+import { attachWitnesses } from "../diff/witnesses.ts";
 import { UsageError } from "../errors.ts";
 import { buildReport, FAIL_ON, type FailOn, sideOf } from "../report/model.ts";
 import { assertWritable, writeFileAtomic } from "../util/write-atomic.ts";
@@ -14,7 +15,7 @@ import { DEFAULT_LOCKFILE } from "./snapshot.ts";
 import { addTargetOptions, resolveTarget, type TargetOptionValues } from "./target-options.ts";
 
 export function checkCommand() {
-  const [format, output] = formatOptions();
+  const [witness, format, output] = formatOptions();
   const command = addTargetOptions(
     new Command("check")
       .summary("fail when a live server (or a second lockfile) breaks the committed contract")
@@ -29,6 +30,7 @@ export function checkCommand() {
           .choices(FAIL_ON)
           .default("breaking" as FailOn),
       )
+      .addOption(witness)
       .addOption(format)
       .addOption(output)
       .addOption(
@@ -58,6 +60,7 @@ Exit codes: 0 nothing at or over --fail-on, 1 it was reached, 2 bad flags or loc
       format?: string[];
       output?: string[];
       update?: boolean;
+      witness: boolean;
     };
     const globals = cmd.optsWithGlobals() as GlobalOptions;
     const ui = makeUi(globals);
@@ -94,7 +97,9 @@ Exit codes: 0 nothing at or over --fail-on, 1 it was reached, 2 bad flags or loc
       currentSource = `live ${describeTarget(resolved.target)}`;
     }
 
-    const changes = diffContracts(baseline, current);
+    const changes = options.witness
+      ? await attachWitnesses(diffContracts(baseline, current), baseline, current)
+      : diffContracts(baseline, current);
     const report = buildReport(
       "check",
       sideOf(baseline, options.baseline),

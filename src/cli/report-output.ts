@@ -18,6 +18,7 @@ const collect = (value: string, previous: string[] = []) => [...previous, value]
 
 export function formatOptions() {
   return [
+    new Option("--no-witness", "skip computing witness values for breaking changes (faster on very large diffs)"),
     new Option(
       "--format <format>",
       `report format: ${FORMATS.join(", ")} (repeatable, paired with --output)`,

@@ -919,8 +919,9 @@ function compareComposition(a: JsonObject, b: JsonObject, path: string, ctx: Con
   }
   const aa = Array.isArray(a.allOf) ? a.allOf : [];
   const ab = Array.isArray(b.allOf) ? b.allOf : [];
-  if (aa.length === ab.length) aa.forEach((part, i) => compareNode(part, ab[i] as Json, `${path}/allOf/${i}`, ctx));
-  else {
+  if (aa.length === ab.length) {
+    for (const [i, part] of aa.entries()) compareNode(part, ab[i] as Json, `${path}/allOf/${i}`, ctx);
+  } else {
     emit(ctx, "composition-changed", `${path}/allOf`, `allOf changed from ${aa.length} to ${ab.length} schemas`, {
       before: a.allOf,
       after: b.allOf,

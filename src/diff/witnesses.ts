@@ -1,0 +1,51 @@
+/**
+ * Attach witnesses to breaking schema changes: concrete values that show the break, each
+ * checked against both schemas before it is attached (see src/schema/witness.ts). The
+ * witness module (and ajv with it) is loaded only when there is something to witness, so
+ * a clean diff starts as fast as ever.
+ */
+import type { Contract, Json, JsonObject } from "../contract/model.ts";
+import { firstById } from "./change.ts";
+import type { Change } from "./model.ts";
+
+/** Witnesses are computed for at most this many changes per report, in report order: deterministic. */
+export const MAX_WITNESSES = 200;
+
+const SCHEMA_FIELDS = ["inputSchema", "outputSchema"] as const;
+
+function schemaField(change: Change): (typeof SCHEMA_FIELDS)[number] | undefined {
+  return SCHEMA_FIELDS.find((field) => change.path === `/${field}` || change.path.startsWith(`/${field}/`));
+}
+
+export async function attachWitnesses(
+  changes: Change[],
+  oldContract: Contract,
+  newContract: Contract,
+): Promise<Change[]> {
+  const wanted = changes.filter(
+    (c) =>
+      c.severity === "breaking" &&
+      c.direction !== undefined &&
+      c.target.kind === "tool" &&
+      schemaField(c) !== undefined,
+  );
+  if (wanted.length === 0) return changes;
+  const { findWitness } = await import("../schema/witness.ts");
+  const oldTools = firstById(oldContract.tools, "name");
+  const newTools = firstById(newContract.tools, "name");
+  const chosen = new Set(wanted.slice(0, MAX_WITNESSES));
+  return changes.map((change) => {
+    if (!chosen.has(change)) return change;
+    const field = schemaField(change) as (typeof SCHEMA_FIELDS)[number];
+    const oldSchema = (oldTools.get(change.target.name) as JsonObject | undefined)?.[field] as Json | undefined;
+    const newSchema = (newTools.get(change.target.name) as JsonObject | undefined)?.[field] as Json | undefined;
+    if (oldSchema === undefined || newSchema === undefined) return change;
+    const witness = findWitness(
+      oldSchema,
+      newSchema,
+      { rule: change.rule, path: change.path.slice(field.length + 1), before: change.before, after: change.after },
+      change.direction as "input" | "output",
+    );
+    return witness === undefined ? change : { ...change, witness };
+  });
+}
