@@ -13,6 +13,8 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import { join, resolve } from "node:path";
+import { serializeContract } from "../src/contract/canonical.ts";
+import { syntheticPair } from "./synthetic.ts";
 
 const ROOT = resolve(import.meta.dir, "..");
 const EXE = process.platform === "win32" ? "mcp-contract.exe" : "mcp-contract";
@@ -348,6 +350,49 @@ const BENCHMARKS: Benchmark[] = [
             values: [],
           },
         );
+      }
+      return rows;
+    },
+  },
+  {
+    name: "diff",
+    title: "diff of synthetic lockfiles (nested schemas, 5 % of tools changed)",
+    async run(ctx) {
+      const rows: Row[] = [];
+      const small = join(ctx.tmp, "small.json");
+      writeFileSync(small, serializeContract(syntheticPair(3)[0]));
+      const { runs, warmup } = ctx.opts;
+      rows.push(
+        {
+          name: "start-up: diff of two small files",
+          unit: "ms",
+          values: timeCommand([BIN, "diff", small, small], runs, warmup),
+        },
+        { name: "start-up: --version, same runs", unit: "ms", values: timeCommand([BIN, "--version"], runs, warmup) },
+      );
+      for (const tools of [1000, 10000]) {
+        const [before, after] = syntheticPair(tools);
+        const a = join(ctx.tmp, `diff-${tools}-a.json`);
+        const b = join(ctx.tmp, `diff-${tools}-b.json`);
+        writeFileSync(a, serializeContract(before));
+        writeFileSync(b, serializeContract(after));
+        const size = mib(statSync(a).size).toFixed(0);
+        const n = tools === 1000 ? 5 : 3;
+        for (const extra of [[], ["--no-witness"]]) {
+          const cmd = [BIN, "diff", a, b, "--format", "json", ...extra];
+          const times: number[] = [];
+          const rss: number[] = [];
+          for (let i = 0; i < n; i++) {
+            const run = runOnce(cmd);
+            times.push(run.ms);
+            rss.push(mib(run.maxRssBytes));
+          }
+          const label = `${tools.toLocaleString("en")} tools (${size} MiB each)${extra.length ? ", --no-witness" : ""}`;
+          rows.push(
+            { name: `${label}: wall`, unit: "ms", values: times },
+            { name: `${label}: peak RSS`, unit: "MiB", values: rss },
+          );
+        }
       }
       return rows;
     },

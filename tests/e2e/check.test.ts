@@ -69,6 +69,11 @@ function ownBaseline(): { dir: string; baseline: string } {
 
 const SUMMARY_BREAKING = "1 breaking, 1 minor, 0 patch · requires a MAJOR version bump";
 const REQUIRED_LINE = '  ✖ tool "search": property "region" is now required at inputSchema [required-added]';
+/** The break, and the witness that proves it: arguments the old schema accepted, without "region". */
+const REQUIRED_LINES = [
+  REQUIRED_LINE,
+  '      witness: {"q":""}  (arguments the old schema accepted and the new one rejects)',
+];
 
 describe("check against a live stdio server", () => {
   test.concurrent("an unchanged server: exit 0, no changes, nothing on stderr", async () => {
@@ -100,7 +105,7 @@ describe("check against a live stdio server", () => {
     const result = await checkFixture(baseline, { tools: requiredAdded() });
     expect(result.code).toBe(1);
     expect(result.stderr).toBe("");
-    expect(section(result.stdout, "BREAKING")).toEqual([REQUIRED_LINE]);
+    expect(section(result.stdout, "BREAKING")).toEqual(REQUIRED_LINES);
     expect(section(result.stdout, "MINOR")).toEqual([
       '  ▲ tool "search": property "region" added at inputSchema.properties.region [property-added]',
     ]);
@@ -133,7 +138,7 @@ describe("check against a live stdio server", () => {
     const baseline = shared;
     const result = await checkFixture(baseline, { tools: requiredAdded() }, ["--fail-on", "never"]);
     expect(result.code).toBe(0);
-    expect(section(result.stdout, "BREAKING")).toEqual([REQUIRED_LINE]);
+    expect(section(result.stdout, "BREAKING")).toEqual(REQUIRED_LINES);
     expect(result.stdout).toContain(`${SUMMARY_BREAKING}\n(--fail-on never: reporting only)\n`);
   });
 
@@ -188,7 +193,7 @@ describe("check against a live stdio server", () => {
     ]);
     expect(result.code).toBe(1);
     expect(result.stdout.startsWith("mcp-contract check  ")).toBe(true);
-    expect(section(result.stdout, "BREAKING")).toEqual([REQUIRED_LINE]);
+    expect(section(result.stdout, "BREAKING")).toEqual(REQUIRED_LINES);
     const report = parseReport(readFileSync(file, "utf8"));
     expect(report.result).toBe("fail");
     expect(verdicts(report)).toEqual(["required-added:breaking:search", "property-added:minor:search"]);
@@ -211,7 +216,7 @@ describe("check against a live stdio server", () => {
       snapshotBaseline(changed, dir, "expected.json"),
     ]);
     expect(update.code).toBe(0);
-    expect(section(update.stdout, "BREAKING")).toEqual([REQUIRED_LINE]);
+    expect(section(update.stdout, "BREAKING")).toEqual(REQUIRED_LINES);
     expect(stderrLines(update)).toEqual([`updated ${baseline} with the current surface`]);
     // Byte for byte what snapshot writes for that server.
     expect(readFileSync(baseline, "utf8")).toBe(readFileSync(expected, "utf8"));
@@ -344,7 +349,7 @@ describe("check --baseline A --against B", () => {
     expect(runs.map((r) => r.code)).toEqual([0, 0, 1, 0, 0, 1]);
     for (const run of runs) expect(run.stderr).toBe("");
     expect(runs[0]?.stdout).toContain("✔ no changes");
-    expect(section(runs[2]?.stdout ?? "", "BREAKING")).toEqual([REQUIRED_LINE]);
+    expect(section(runs[2]?.stdout ?? "", "BREAKING")).toEqual(REQUIRED_LINES);
     expect(runs[2]?.stdout).toContain(SUMMARY_BREAKING);
     expect(runs[2]?.stdout.split("\n")[0]).toBe(
       `mcp-contract check  ${breaking.before} (fixture 1.0.0) → ${breaking.after} (fixture 1.0.0)`,
@@ -396,7 +401,7 @@ describe("check --baseline A --against B", () => {
     const { before, after } = files(requiredAdded());
     const update = await runCli(["check", "--baseline", before, "--against", after, "--update"]);
     expect(update.code).toBe(0);
-    expect(section(update.stdout, "BREAKING")).toEqual([REQUIRED_LINE]);
+    expect(section(update.stdout, "BREAKING")).toEqual(REQUIRED_LINES);
     const [again, reverse] = await Promise.all([
       runCli(["check", "--baseline", before, "--against", after, "--fail-on", "patch"]),
       runCli(["diff", after, before, "--format", "json"]),
