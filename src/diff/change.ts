@@ -9,7 +9,7 @@ import { isJsonObject, type Json, type JsonObject } from "../contract/model.ts";
 import { getRule } from "./catalog.ts";
 import { fnv1a64 } from "./fingerprint.ts";
 import type { Change, Direction, TargetKind } from "./model.ts";
-import { compareStrings } from "./rename.ts";
+import { compareStrings, findRenames, type RenameCandidate } from "./rename.ts";
 
 /** A Change before the catalog and the fingerprint are applied. */
 export interface ChangeSpec {
@@ -227,6 +227,39 @@ export function diffFields(
 }
 
 /** A removed item, with the rename hint in the message when there is one. */
+/**
+ * The shape every list shares: match items by identity, report removals (with a rename hint
+ * when a removed item resembles an added one) and additions, then diff each matched pair.
+ */
+export function diffById<T extends JsonObject>(options: {
+  kind: TargetKind;
+  id: string;
+  removedRule: string;
+  addedRule: string;
+  before: readonly T[];
+  after: readonly T[];
+  renameCandidate: (id: string, item: T) => RenameCandidate;
+  diffItem: (id: string, oldItem: T, newItem: T) => ChangeSpec[];
+}): ChangeSpec[] {
+  const before = firstById(options.before, options.id);
+  const after = firstById(options.after, options.id);
+  const removed = [...before.keys()].filter((id) => !after.has(id));
+  const added = [...after.keys()].filter((id) => !before.has(id));
+  const renames = findRenames(
+    removed.map((id) => options.renameCandidate(id, before.get(id) as T)),
+    added.map((id) => options.renameCandidate(id, after.get(id) as T)),
+  );
+  const specs: ChangeSpec[] = [];
+  for (const id of removed) specs.push(removal(options.removedRule, options.kind, id, renames.get(id)));
+  for (const id of added)
+    specs.push({ rule: options.addedRule, kind: options.kind, name: id, path: "", message: "added" });
+  for (const [id, oldItem] of before) {
+    const newItem = after.get(id);
+    if (newItem) specs.push(...options.diffItem(id, oldItem, newItem));
+  }
+  return specs;
+}
+
 export function removal(rule: string, kind: TargetKind, id: string, renamedTo: string | undefined): ChangeSpec {
   return {
     rule,

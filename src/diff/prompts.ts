@@ -4,27 +4,20 @@
  */
 import { stableStringify } from "../contract/canonical.ts";
 import { isJsonObject, type JsonObject, type Prompt } from "../contract/model.ts";
-import { type ChangeSpec, diffFields, firstById, pointer, removal, textOrMetadata } from "./change.ts";
-import { findRenames, type RenameCandidate } from "./rename.ts";
+import { type ChangeSpec, diffById, diffFields, pointer, textOrMetadata } from "./change.ts";
+import type { RenameCandidate } from "./rename.ts";
 
 export function diffPrompts(oldPrompts: readonly Prompt[], newPrompts: readonly Prompt[]): ChangeSpec[] {
-  const before = firstById(oldPrompts, "name");
-  const after = firstById(newPrompts, "name");
-  const removed = [...before.keys()].filter((name) => !after.has(name));
-  const added = [...after.keys()].filter((name) => !before.has(name));
-  const renames = findRenames(
-    removed.map((name) => renameCandidate(before.get(name)!)),
-    added.map((name) => renameCandidate(after.get(name)!)),
-  );
-
-  const specs: ChangeSpec[] = [];
-  for (const name of removed) specs.push(removal("prompt-removed", "prompt", name, renames.get(name)));
-  for (const name of added) specs.push({ rule: "prompt-added", kind: "prompt", name, path: "", message: "added" });
-  for (const [name, oldPrompt] of before) {
-    const newPrompt = after.get(name);
-    if (newPrompt) specs.push(...diffPrompt(name, oldPrompt, newPrompt));
-  }
-  return specs;
+  return diffById({
+    kind: "prompt",
+    id: "name",
+    removedRule: "prompt-removed",
+    addedRule: "prompt-added",
+    before: oldPrompts,
+    after: newPrompts,
+    renameCandidate: (_, prompt) => renameCandidate(prompt),
+    diffItem: diffPrompt,
+  });
 }
 
 /** Identical (non-empty) argument lists mark a likely rename. */

@@ -3,7 +3,7 @@
  * the uriTemplate itself changed). Pure.
  */
 import type { JsonObject, Resource, ResourceTemplate } from "../contract/model.ts";
-import { asObject, type ChangeSpec, diffFields, firstById, removal, show, textOrMetadata } from "./change.ts";
+import { asObject, type ChangeSpec, diffById, diffFields, firstById, removal, show, textOrMetadata } from "./change.ts";
 import { compareStrings, findRenames, type RenameCandidate } from "./rename.ts";
 import { templateVariableNames } from "./uri-template.ts";
 
@@ -11,26 +11,17 @@ import { templateVariableNames } from "./uri-template.ts";
 // Resources
 
 export function diffResources(oldResources: readonly Resource[], newResources: readonly Resource[]): ChangeSpec[] {
-  const before = firstById(oldResources, "uri");
-  const after = firstById(newResources, "uri");
-  const removed = [...before.keys()].filter((uri) => !after.has(uri));
-  const added = [...after.keys()].filter((uri) => !before.has(uri));
-  const renames = findRenames(
-    removed.map((uri) => renameCandidate(uri, before.get(uri)!)),
-    added.map((uri) => renameCandidate(uri, after.get(uri)!)),
-  );
-
-  const specs: ChangeSpec[] = [];
-  for (const uri of removed) specs.push(removal("resource-removed", "resource", uri, renames.get(uri)));
-  for (const uri of added)
-    specs.push({ rule: "resource-added", kind: "resource", name: uri, path: "", message: "added" });
-  for (const [uri, oldResource] of before) {
-    const newResource = after.get(uri);
-    if (newResource) {
-      specs.push(...diffItemFields("resource", uri, oldResource, newResource, "uri", RESOURCE_RULES));
-    }
-  }
-  return specs;
+  return diffById({
+    kind: "resource",
+    id: "uri",
+    removedRule: "resource-removed",
+    addedRule: "resource-added",
+    before: oldResources,
+    after: newResources,
+    renameCandidate,
+    diffItem: (uri, oldResource, newResource) =>
+      diffItemFields("resource", uri, oldResource, newResource, "uri", RESOURCE_RULES),
+  });
 }
 
 const RESOURCE_RULES = { mimeType: "resource-mime-type-changed", metadata: "resource-metadata-changed" };

@@ -8,17 +8,16 @@ import { compareSchemas, type SchemaChange } from "../schema/compare.ts";
 import {
   asObject,
   type ChangeSpec,
+  diffById,
   diffFields,
-  firstById,
   jsonEqual,
   pointer,
   pointerToDotted,
-  removal,
   show,
   textOrMetadata,
 } from "./change.ts";
 import type { Direction } from "./model.ts";
-import { findRenames, type RenameCandidate } from "./rename.ts";
+import type { RenameCandidate } from "./rename.ts";
 
 type SchemaField = "inputSchema" | "outputSchema";
 
@@ -28,23 +27,16 @@ const HINTS = new Set(["readOnlyHint", "destructiveHint", "idempotentHint", "ope
 const TASK_SUPPORT_DEFAULT = "forbidden";
 
 export function diffTools(oldTools: readonly Tool[], newTools: readonly Tool[]): ChangeSpec[] {
-  const before = firstById(oldTools, "name");
-  const after = firstById(newTools, "name");
-  const removed = [...before.keys()].filter((name) => !after.has(name));
-  const added = [...after.keys()].filter((name) => !before.has(name));
-  const renames = findRenames(
-    removed.map((name) => renameCandidate(before.get(name)!)),
-    added.map((name) => renameCandidate(after.get(name)!)),
-  );
-
-  const specs: ChangeSpec[] = [];
-  for (const name of removed) specs.push(removal("tool-removed", "tool", name, renames.get(name)));
-  for (const name of added) specs.push({ rule: "tool-added", kind: "tool", name, path: "", message: "added" });
-  for (const [name, oldTool] of before) {
-    const newTool = after.get(name);
-    if (newTool) specs.push(...diffTool(name, oldTool, newTool));
-  }
-  return specs;
+  return diffById({
+    kind: "tool",
+    id: "name",
+    removedRule: "tool-removed",
+    addedRule: "tool-added",
+    before: oldTools,
+    after: newTools,
+    renameCandidate: (_, tool) => renameCandidate(tool),
+    diffItem: diffTool,
+  });
 }
 
 /**
