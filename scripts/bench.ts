@@ -380,13 +380,10 @@ const BENCHMARKS: Benchmark[] = [
         const n = tools === 1000 ? 5 : 3;
         for (const extra of [[], ["--no-witness"]]) {
           const cmd = [BIN, "diff", a, b, "--format", "json", ...extra];
-          const times: number[] = [];
-          const rss: number[] = [];
-          for (let i = 0; i < n; i++) {
-            const run = runOnce(cmd);
-            times.push(run.ms);
-            rss.push(mib(run.maxRssBytes));
-          }
+          // Time and memory from separate runs: getrusage of children keeps the maximum over
+          // every child the bench has reaped, so peak memory comes from GNU time per run.
+          const times = Array.from({ length: n }, () => runOnce(cmd).ms);
+          const rss = Array.from({ length: n }, () => peakRss(cmd, ctx.tmp));
           const label = `${tools.toLocaleString("en")} tools (${size} MiB each)${extra.length ? ", --no-witness" : ""}`;
           rows.push(
             { name: `${label}: wall`, unit: "ms", values: times },

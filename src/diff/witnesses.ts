@@ -9,7 +9,7 @@ import { firstById } from "./change.ts";
 import type { Change } from "./model.ts";
 
 /** Witnesses are computed for at most this many changes per report, in report order: deterministic. */
-export const MAX_WITNESSES = 200;
+export const MAX_WITNESSES = 50;
 
 const SCHEMA_FIELDS = ["inputSchema", "outputSchema"] as const;
 
@@ -30,12 +30,18 @@ export async function attachWitnesses(
       schemaField(c) !== undefined,
   );
   if (wanted.length === 0) return changes;
-  const { findWitness } = await import("../schema/witness.ts");
+  const { findWitness, releaseValidators } = await import("../schema/witness.ts");
   const oldTools = firstById(oldContract.tools, "name");
   const newTools = firstById(newContract.tools, "name");
   const chosen = new Set(wanted.slice(0, MAX_WITNESSES));
+  let currentTool: string | undefined;
   return changes.map((change) => {
     if (!chosen.has(change)) return change;
+    // Changes come grouped by tool: compiled validators are reused within a tool, then freed.
+    if (change.target.name !== currentTool) {
+      releaseValidators();
+      currentTool = change.target.name;
+    }
     const field = schemaField(change) as (typeof SCHEMA_FIELDS)[number];
     const oldSchema = (oldTools.get(change.target.name) as JsonObject | undefined)?.[field] as Json | undefined;
     const newSchema = (newTools.get(change.target.name) as JsonObject | undefined)?.[field] as Json | undefined;

@@ -79,7 +79,15 @@ const AJV_OPTIONS = {
   logger: false,
   code: { optimize: false },
 } as const;
-const validators = new WeakMap<object, Check | null>();
+let validators = new WeakMap<object, Check | null>();
+
+/**
+ * Drop the compiled validators. A caller that witnesses many schemas one after another (a
+ * large diff) calls this between schemas: compiled code is the bulk of the memory here.
+ */
+export function releaseValidators(): void {
+  validators = new WeakMap();
+}
 const shared: Partial<Record<Dialect, Compiler>> = {};
 
 function newCompiler(dialect: Dialect): Compiler {
