@@ -3,10 +3,8 @@
  * into messages that name the cause and the fix.
  */
 import { statSync } from "node:fs";
-import { SSEClientTransport, SseError } from "@modelcontextprotocol/sdk/client/sse.js";
-import { StreamableHTTPClientTransport, StreamableHTTPError } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { errorMessage, ServerError, UsageError } from "../errors.ts";
-import { Session, type SessionOptions } from "./session.ts";
+import type { Session, SessionOptions } from "./session.ts";
 import { ChildProcessTransport } from "./stdio-transport.ts";
 import type { Target } from "./target.ts";
 
@@ -27,7 +25,33 @@ export interface OpenSession {
   killNow: () => void;
 }
 
-export async function openSession(target: Target, options: ConnectOptions): Promise<OpenSession> {
+/**
+ * The MCP SDK, loaded on first use. A stdio server is spawned first and the SDK loads while
+ * it boots, which hides the SDK's load time inside the server's own start-up.
+ */
+function importSdk() {
+  return Promise.all([
+    import("./session.ts"),
+    import("@modelcontextprotocol/sdk/client/sse.js"),
+    import("@modelcontextprotocol/sdk/client/streamableHttp.js"),
+  ]).then(([session, sse, http]) => ({
+    Session: session.Session,
+    SSEClientTransport: sse.SSEClientTransport,
+    SseError: sse.SseError,
+    StreamableHTTPClientTransport: http.StreamableHTTPClientTransport,
+    StreamableHTTPError: http.StreamableHTTPError,
+  }));
+}
+type Sdk = Awaited<ReturnType<typeof importSdk>>;
+let sdk: Sdk | undefined;
+async function loadSdk(): Promise<Sdk> {
+  sdk ??= await importSdk();
+  return sdk;
+}
+
+export async function openSession(target: Target, connectOptions: ConnectOptions): Promise<OpenSession> {
+  // The time limit covers spawning the server and loading the SDK too.
+  const options = { ...connectOptions, startedAt: connectOptions.startedAt ?? Date.now() };
   if (target.kind === "stdio") return openStdio(target, options);
   if (target.transport === "sse") return explained(openHttp(target, options, "sse"), target);
   try {
@@ -51,7 +75,8 @@ export async function openSession(target: Target, options: ConnectOptions): Prom
       return await openHttp(target, options, "sse");
     } catch (sseError) {
       const sseStatus = httpStatus(sseError);
-      if (sseStatus === 401 || sseStatus === 403 || (sseStatus === undefined && !(sseError instanceof SseError))) {
+      const isSseError = sdk !== undefined && sseError instanceof sdk.SseError;
+      if (sseStatus === 401 || sseStatus === 403 || (sseStatus === undefined && !isSseError)) {
         throw explainHttpError(sseError, target);
       }
       throw new ServerError(
@@ -72,7 +97,14 @@ async function explained(open: Promise<OpenSession>, target: Extract<Target, { k
 
 async function openStdio(target: Extract<Target, { kind: "stdio" }>, options: ConnectOptions): Promise<OpenSession> {
   const transport = new ChildProcessTransport(target, options.onServerStderr);
-  const session = new Session(transport, options);
+  // Failures can arrive before the session exists (the SDK is still loading): keep the first.
+  let session: Session | undefined;
+  let early: ServerError | undefined;
+  const abort = (error: ServerError) => {
+    if (session) session.abort(error);
+    else early ??= error;
+  };
+  const phase = () => session?.currentPhase() ?? "initialize";
   const shown = [target.command, ...target.args].join(" ");
   const tail = () => {
     const lines = transport.stderrTail();
@@ -82,7 +114,7 @@ async function openStdio(target: Extract<Target, { kind: "stdio" }>, options: Co
   };
   transport.onNoise = (line) => {
     const shownLine = line.length > 120 ? `${line.slice(0, 120)}…` : line;
-    session.abort(
+    abort(
       new ServerError(
         `\`${shown}\` wrote text that is not a JSON-RPC message to stdout: ${JSON.stringify(shownLine)}. An MCP stdio server must write only protocol messages to stdout; send logs and banners to stderr instead.`,
       ),
@@ -90,7 +122,7 @@ async function openStdio(target: Extract<Target, { kind: "stdio" }>, options: Co
   };
   transport.onExit = (exit) => {
     const how = exit.signal ? `was killed by ${exit.signal}` : `exited with code ${exit.code}`;
-    session.abort(new ServerError(`the server \`${shown}\` ${how} during ${session.currentPhase()}.${tail()}`));
+    abort(new ServerError(`the server \`${shown}\` ${how} during ${phase()}.${tail()}`));
   };
   if (target.cwd !== undefined && !isDirectory(target.cwd)) {
     throw new UsageError(`--cwd ${target.cwd} is not an existing directory, so the server cannot be started in it.`);
@@ -117,6 +149,9 @@ async function openStdio(target: Extract<Target, { kind: "stdio" }>, options: Co
     }
     throw new ServerError(`cannot start the server \`${shown}\`: ${errorMessage(error)}`, { cause: error });
   }
+  const { Session } = await loadSdk();
+  session = new Session(transport, options);
+  if (early) session.abort(early);
   try {
     await session.initialize();
   } catch (error) {
@@ -131,6 +166,7 @@ async function openHttp(
   options: ConnectOptions,
   kind: "http" | "sse",
 ): Promise<OpenSession> {
+  const { Session, SSEClientTransport, StreamableHTTPClientTransport } = await loadSdk();
   const requestInit: RequestInit = { headers: target.headers };
   const transport =
     kind === "http"
@@ -166,7 +202,12 @@ function isDirectory(path: string): boolean {
 
 function httpStatus(error: unknown): number | undefined {
   const code = (error as { code?: unknown })?.code;
-  if ((error instanceof StreamableHTTPError || error instanceof SseError) && typeof code === "number" && code > 0) {
+  if (
+    sdk &&
+    (error instanceof sdk.StreamableHTTPError || error instanceof sdk.SseError) &&
+    typeof code === "number" &&
+    code > 0
+  ) {
     return code;
   }
   const status = (error as { status?: unknown })?.status;

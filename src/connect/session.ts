@@ -21,8 +21,10 @@ const RawResult = z.looseObject({});
 
 export interface SessionOptions {
   clientCapabilities: ClientCapability[];
-  /** Deadline for the whole capture, in milliseconds from now. */
+  /** The limit for the whole capture, in milliseconds. */
   timeoutMs: number;
+  /** When the capture started (Date.now()); the limit counts from here. Defaults to now. */
+  startedAt?: number;
   clientVersion: string;
   onPhase?: (phase: string) => void;
 }
@@ -49,7 +51,7 @@ export class Session {
     readonly transport: Transport,
     private readonly options: SessionOptions,
   ) {
-    this.deadline = Date.now() + options.timeoutMs;
+    this.deadline = (options.startedAt ?? Date.now()) + options.timeoutMs;
     this.failure = new Promise<never>((_, reject) => {
       this.fail = reject;
     });
