@@ -6,10 +6,20 @@ import type { Contract } from "../contract/model.ts";
 import { diffContracts } from "../diff/diff.ts";
 import { attachWitnesses } from "../diff/witnesses.ts";
 import { UsageError } from "../errors.ts";
+import { finishVerdict } from "../policy/verdict.ts";
 import { buildReport, FAIL_ON, type FailOn, sideOf } from "../report/model.ts";
 import { assertWritable, writeFileAtomic } from "../util/write-atomic.ts";
+import { readBaselineAtRef } from "./git-baseline.ts";
 import { type GlobalOptions, makeUi } from "./globals.ts";
 import { readLockfile } from "./lockfile.ts";
+import {
+  exemptChanges,
+  judgeChanges,
+  type PolicyOptionValues,
+  policyOptions,
+  preparePolicy,
+  resolveFailOn,
+} from "./policy-options.ts";
 import { formatOptions, planOutputs, writeReports } from "./report-output.ts";
 import { DEFAULT_LOCKFILE } from "./snapshot.ts";
 import { addTargetOptions, resolveTarget, type TargetOptionValues } from "./target-options.ts";
@@ -24,6 +34,12 @@ export function checkCommand() {
       )
       .argument("[command...]", "the stdio server to start, after `--`")
       .addOption(new Option("--baseline <file>", "the committed contract lockfile").default(DEFAULT_LOCKFILE))
+      .addOption(
+        new Option(
+          "--baseline-ref <rev>",
+          "read the baseline as committed at this git revision (e.g. origin/main) instead of from the working tree",
+        ),
+      )
       .addOption(new Option("--against <file>", "compare with this lockfile instead of a live server"))
       .addOption(
         new Option("--fail-on <level>", "fail at this severity or above")
@@ -39,7 +55,9 @@ export function checkCommand() {
           "after reporting, rewrite the baseline with the current surface (for intentional changes)",
         ),
       ),
-  ).addHelpText(
+  );
+  for (const option of policyOptions()) command.addOption(option);
+  command.addHelpText(
     "after",
     `
 Examples:
@@ -48,25 +66,54 @@ Examples:
   $ mcp-contract check --baseline old.json --against new.json --format json --output report.json
   $ mcp-contract check --fail-on minor -- python server.py
   $ mcp-contract check --update -- node dist/server.js     # accept the changes into the baseline
+  $ mcp-contract check --baseline-ref origin/main -- node dist/server.js
+  $ mcp-contract check --used-by ../my-client/src --enforce-semver -- node dist/server.js
 
-Exit codes: 0 nothing at or over --fail-on, 1 it was reached, 2 bad flags or lockfile, 3 server failure.`,
+Exit codes: 0 nothing at or over --fail-on (or --allow-breaking), 1 it was reached or --enforce-semver failed,
+2 bad flags, lockfile or policy file, 3 server failure.`,
   );
 
   return command.action(async (commandArgs, rawOptions, cmd) => {
-    const options = rawOptions as unknown as TargetOptionValues & {
-      baseline: string;
-      against?: string;
-      failOn: FailOn;
-      format?: string[];
-      output?: string[];
-      update?: boolean;
-      witness: boolean;
-    };
+    const options = rawOptions as unknown as TargetOptionValues &
+      PolicyOptionValues & {
+        baseline: string;
+        baselineRef?: string;
+        against?: string;
+        failOn: FailOn;
+        format?: string[];
+        output?: string[];
+        update?: boolean;
+        witness: boolean;
+      };
     const globals = cmd.optsWithGlobals() as GlobalOptions;
     const ui = makeUi(globals);
     const plans = planOutputs(options.format, options.output);
-    const baseline = readLockfile(options.baseline, "baseline");
+    if (options.update && options.baselineRef !== undefined) {
+      throw new UsageError(
+        `--update rewrites the baseline file, and --baseline-ref ${options.baselineRef} reads it from git history, which cannot be rewritten. Drop --baseline-ref to update ${options.baseline}.`,
+      );
+    }
+    let baseline: Contract;
+    let baselineSource = options.baseline;
+    if (options.baselineRef !== undefined) {
+      const fromGit = readBaselineAtRef(options.baselineRef, options.baseline);
+      baseline = fromGit.contract;
+      baselineSource = fromGit.source;
+    } else {
+      baseline = readLockfile(options.baseline, "baseline");
+    }
     if (options.update) assertWritable(options.baseline, "--baseline");
+    const prepared = preparePolicy(
+      options,
+      { beside: options.baseline, lockfiles: [options.baseline, ...(options.against ? [options.against] : [])] },
+      ui,
+    );
+    const failOn = resolveFailOn(
+      options.failOn,
+      cmd.getOptionValueSource("failOn" as never) === "cli",
+      prepared.policy,
+      "check",
+    );
 
     let current: Contract;
     let currentSource: string;
@@ -97,23 +144,27 @@ Exit codes: 0 nothing at or over --fail-on, 1 it was reached, 2 bad flags or loc
       currentSource = `live ${describeTarget(resolved.target)}`;
     }
 
-    const changes = options.witness
-      ? await attachWitnesses(diffContracts(baseline, current), baseline, current)
-      : diffContracts(baseline, current);
-    const report = buildReport(
-      "check",
-      sideOf(baseline, options.baseline),
-      sideOf(current, currentSource),
-      changes,
-      options.failOn,
+    const exempted = exemptChanges(judgeChanges(diffContracts(baseline, current), prepared), prepared);
+    if (options.witness) exempted.changes = await attachWitnesses(exempted.changes, baseline, current);
+    const { report, exitCode, warning } = finishVerdict(
+      buildReport(
+        "check",
+        sideOf(baseline, baselineSource),
+        sideOf(current, currentSource),
+        exempted.changes,
+        failOn,
+        exempted.notices,
+      ),
+      prepared,
     );
     await writeReports(report, plans, globals.color ?? "auto");
+    if (warning) ui.warn(warning);
 
     if (options.update) {
       writeFileAtomic(options.baseline, serializeContract(current));
       ui.info(`updated ${options.baseline} with the current surface`);
       return;
     }
-    if (report.result === "fail") process.exitCode = 1;
+    if (exitCode !== 0) process.exitCode = exitCode;
   });
 }

@@ -2,14 +2,23 @@
 import { Command, Option } from "@commander-js/extra-typings";
 import { diffContracts } from "../diff/diff.ts";
 import { attachWitnesses } from "../diff/witnesses.ts";
+import { finishVerdict } from "../policy/verdict.ts";
 import { buildReport, FAIL_ON, type FailOn, sideOf } from "../report/model.ts";
-import type { GlobalOptions } from "./globals.ts";
+import { type GlobalOptions, makeUi } from "./globals.ts";
 import { readLockfile } from "./lockfile.ts";
+import {
+  exemptChanges,
+  judgeChanges,
+  type PolicyOptionValues,
+  policyOptions,
+  preparePolicy,
+  resolveFailOn,
+} from "./policy-options.ts";
 import { formatOptions, planOutputs, writeReports } from "./report-output.ts";
 
 export function diffCommand() {
   const [witness, format, output] = formatOptions();
-  return new Command("diff")
+  const command = new Command("diff")
     .summary("compare two lockfiles offline")
     .description(
       "Show every change between two contract lockfiles with its severity and rule. Reports only (exit 0) unless --fail-on is given.",
@@ -21,7 +30,9 @@ export function diffCommand() {
     )
     .addOption(witness)
     .addOption(format)
-    .addOption(output)
+    .addOption(output);
+  for (const option of policyOptions()) command.addOption(option);
+  return command
     .addHelpText(
       "after",
       `
@@ -29,19 +40,43 @@ Examples:
   $ mcp-contract diff v1.contract.json v2.contract.json
   $ mcp-contract diff old.json new.json --format json | jq '.changes[] | select(.severity == "breaking")'
   $ mcp-contract diff old.json new.json --fail-on breaking
-  $ git show main:mcp.contract.json > /tmp/main.json && mcp-contract diff /tmp/main.json mcp.contract.json`,
+  $ git show main:mcp.contract.json > /tmp/main.json && mcp-contract diff /tmp/main.json mcp.contract.json
+  $ mcp-contract diff old.json new.json --enforce-semver --used "get_forecast,list_*"`,
     )
     .action(async (oldPath, newPath, rawOptions, cmd) => {
-      const options = rawOptions as { failOn: FailOn; format?: string[]; output?: string[]; witness: boolean };
+      const options = rawOptions as PolicyOptionValues & {
+        failOn: FailOn;
+        format?: string[];
+        output?: string[];
+        witness: boolean;
+      };
       const globals = cmd.optsWithGlobals() as GlobalOptions;
+      const ui = makeUi(globals);
       const plans = planOutputs(options.format, options.output);
       const before = readLockfile(oldPath, "old");
       const after = readLockfile(newPath, "new");
-      const changes = options.witness
-        ? await attachWitnesses(diffContracts(before, after), before, after)
-        : diffContracts(before, after);
-      const report = buildReport("diff", sideOf(before, oldPath), sideOf(after, newPath), changes, options.failOn);
+      const prepared = preparePolicy(options, { beside: oldPath, lockfiles: [oldPath, newPath] }, ui);
+      const failOn = resolveFailOn(
+        options.failOn,
+        cmd.getOptionValueSource("failOn" as never) === "cli",
+        prepared.policy,
+        "diff",
+      );
+      const exempted = exemptChanges(judgeChanges(diffContracts(before, after), prepared), prepared);
+      if (options.witness) exempted.changes = await attachWitnesses(exempted.changes, before, after);
+      const { report, exitCode, warning } = finishVerdict(
+        buildReport(
+          "diff",
+          sideOf(before, oldPath),
+          sideOf(after, newPath),
+          exempted.changes,
+          failOn,
+          exempted.notices,
+        ),
+        prepared,
+      );
       await writeReports(report, plans, globals.color ?? "auto");
-      if (report.result === "fail") process.exitCode = 1;
+      if (warning) ui.warn(warning);
+      if (exitCode !== 0) process.exitCode = exitCode;
     });
 }

@@ -17,14 +17,16 @@ function schemaField(change: Change): (typeof SCHEMA_FIELDS)[number] | undefined
   return SCHEMA_FIELDS.find((field) => change.path === `/${field}` || change.path.startsWith(`/${field}/`));
 }
 
-export async function attachWitnesses(
-  changes: Change[],
+export async function attachWitnesses<T extends Change & { exempt?: unknown }>(
+  changes: T[],
   oldContract: Contract,
   newContract: Contract,
-): Promise<Change[]> {
+): Promise<T[]> {
+  // Exempt changes (out of scope, ignored) do not spend the budget.
   const wanted = changes.filter(
     (c) =>
       c.severity === "breaking" &&
+      c.exempt === undefined &&
       c.direction !== undefined &&
       c.target.kind === "tool" &&
       schemaField(c) !== undefined,
