@@ -20,7 +20,7 @@ import {
   preparePolicy,
   resolveFailOn,
 } from "./policy-options.ts";
-import { formatOptions, planOutputs, writeReports } from "./report-output.ts";
+import { formatOptions, planOutputs, type ReportFile, readReportFile, writeReports } from "./report-output.ts";
 import { DEFAULT_LOCKFILE } from "./snapshot.ts";
 import { addTargetOptions, resolveTarget, type TargetOptionValues } from "./target-options.ts";
 
@@ -95,12 +95,15 @@ Exit codes: 0 nothing at or over --fail-on (or --allow-breaking), 1 it was reach
     }
     let baseline: Contract;
     let baselineSource = options.baseline;
+    let baselineFile: ReportFile | undefined;
     if (options.baselineRef !== undefined) {
       const fromGit = readBaselineAtRef(options.baselineRef, options.baseline);
       baseline = fromGit.contract;
       baselineSource = fromGit.source;
+      baselineFile = { path: options.baseline, text: fromGit.text };
     } else {
       baseline = readLockfile(options.baseline, "baseline");
+      baselineFile = readReportFile(options.baseline);
     }
     if (options.update) assertWritable(options.baseline, "--baseline");
     const prepared = preparePolicy(
@@ -157,7 +160,13 @@ Exit codes: 0 nothing at or over --fail-on (or --allow-breaking), 1 it was reach
       ),
       prepared,
     );
-    await writeReports(report, plans, globals.color ?? "auto");
+    // Findings are located in the committed baseline (SARIF, GitHub annotations, JUnit).
+    await writeReports(report, plans, globals.color ?? "auto", {
+      baseline: baselineFile,
+      current: options.against ? readReportFile(options.against) : undefined,
+      baselineContract: baseline,
+      currentContract: current,
+    });
     if (warning) ui.warn(warning);
 
     if (options.update) {

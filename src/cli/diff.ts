@@ -14,7 +14,7 @@ import {
   preparePolicy,
   resolveFailOn,
 } from "./policy-options.ts";
-import { formatOptions, planOutputs, writeReports } from "./report-output.ts";
+import { formatOptions, planOutputs, readReportFile, writeReports } from "./report-output.ts";
 
 export function diffCommand() {
   const [witness, format, output] = formatOptions();
@@ -75,7 +75,12 @@ Examples:
         ),
         prepared,
       );
-      await writeReports(report, plans, globals.color ?? "auto");
+      await writeReports(report, plans, globals.color ?? "auto", {
+        baseline: readReportFile(oldPath),
+        current: readReportFile(newPath),
+        baselineContract: before,
+        currentContract: after,
+      });
       if (warning) ui.warn(warning);
       if (exitCode !== 0) process.exitCode = exitCode;
     });

@@ -69,6 +69,8 @@ export interface GitBaseline {
   contract: Contract;
   /** `mcp.contract.json@origin/main`, for the report. */
   source: string;
+  /** The lockfile text at that revision, for locating findings in it. */
+  text: string;
 }
 
 export function readBaselineAtRef(ref: string, baseline: string, cwd: string = process.cwd()): GitBaseline {
@@ -118,5 +120,5 @@ export function readBaselineAtRef(ref: string, baseline: string, cwd: string = p
     }
     throw new UsageError(`--baseline-ref: git could not read ${path} at ${ref}: ${firstLine(shown.stderr)}`);
   }
-  return { contract: parseContract(shown.stdout, source), source };
+  return { contract: parseContract(shown.stdout, source), source, text: shown.stdout };
 }

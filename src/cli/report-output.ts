@@ -2,16 +2,36 @@
  * --format / --output pairs shared by check and diff: each --format is written to the
  * --output at the same position, or to stdout when it has none.
  */
+import { appendFileSync, readFileSync } from "node:fs";
 import { Option } from "@commander-js/extra-typings";
 import { UsageError } from "../errors.ts";
+import type { ReportContext, ReportFile } from "../report/context.ts";
+import { renderGithub } from "../report/github.ts";
 import { renderJson } from "../report/json.ts";
+import { renderJunit } from "../report/junit.ts";
+import { renderMarkdown } from "../report/markdown.ts";
 import type { Report } from "../report/model.ts";
+import { renderSarif } from "../report/sarif.ts";
 import { renderText } from "../report/text.ts";
 import { assertWritable, writeFileAtomic } from "../util/write-atomic.ts";
 import { writeStdout } from "./globals.ts";
 import { useColor } from "./ui.ts";
 
-export const FORMATS = ["text", "json"] as const;
+export type { ReportContext, ReportFile } from "../report/context.ts";
+
+/**
+ * A lockfile for the ReportContext: its path as given and its text, read again (the
+ * command already parsed it). undefined when it cannot be read: reports then have no lines.
+ */
+export function readReportFile(path: string): ReportFile | undefined {
+  try {
+    return { path, text: readFileSync(path, "utf8") };
+  } catch {
+    return undefined;
+  }
+}
+
+export const FORMATS = ["text", "json", "sarif", "markdown", "junit", "github"] as const;
 export type Format = (typeof FORMATS)[number];
 
 const collect = (value: string, previous: string[] = []) => [...previous, value];
@@ -57,15 +77,53 @@ export function planOutputs(formats: string[] | undefined, outputs: string[] | u
   return plans;
 }
 
+/** One format's text. Pure, except that colour for text depends on where it goes. */
+export function renderReport(report: Report, format: Format, context: ReportContext, color: boolean): string {
+  switch (format) {
+    case "text":
+      return renderText(report, { color });
+    case "json":
+      return renderJson(report);
+    case "sarif":
+      return renderSarif(report, context);
+    case "markdown":
+      return renderMarkdown(report);
+    case "junit":
+      return renderJunit(report, context);
+    case "github":
+      return renderGithub(report, context);
+  }
+}
+
+/**
+ * Write every planned report. `context` carries the lockfile texts and surfaces that sarif,
+ * github and junit use to point at lines and list every item; without it they still render,
+ * with less. When a github report is written inside GitHub Actions (GITHUB_STEP_SUMMARY is
+ * set), the Markdown report is also appended to the job summary.
+ */
 export async function writeReports(
   report: Report,
   plans: OutputPlan[],
   colorMode: "auto" | "always" | "never",
+  context: ReportContext = {},
 ): Promise<void> {
   for (const plan of plans) {
     const color = !plan.file && plan.format === "text" && useColor(colorMode, process.stdout);
-    const text = plan.format === "json" ? renderJson(report) : renderText(report, { color });
+    const text = renderReport(report, plan.format, context, color);
     if (plan.file) writeFileAtomic(plan.file, text);
     else await writeStdout(text);
+  }
+  const summaryFile = process.env.GITHUB_STEP_SUMMARY;
+  if (summaryFile && plans.some((p) => p.format === "github")) appendStepSummary(summaryFile, renderMarkdown(report));
+}
+
+function appendStepSummary(file: string, markdown: string): void {
+  try {
+    appendFileSync(file, `${markdown}\n`);
+  } catch (error) {
+    // The reports are written; a job summary that cannot be written must not change the verdict.
+    process.stderr.write(
+      `warning: cannot append the report to the job summary ${file} (GITHUB_STEP_SUMMARY): ${(error as Error).message}\n`,
+    );
   }
 }

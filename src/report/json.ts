@@ -26,7 +26,9 @@ export function renderJson(report: Report): string {
       ...(c.renamedTo ? { renamedTo: c.renamedTo } : {}),
       ...(c.witness !== undefined ? { witness: c.witness } : {}),
       fingerprint: c.fingerprint,
+      ...(c.exempt ? { exempt: { kind: c.exempt.kind, reason: c.exempt.reason } } : {}),
     })),
+    notices: report.notices,
   };
   return `${JSON.stringify(document, null, 2)}\n`;
 }

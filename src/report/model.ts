@@ -18,12 +18,27 @@ export interface Side {
   protocolVersion: string;
 }
 
+/**
+ * Why a change does not count toward the verdict, when it does not: outside what the consumer
+ * uses (--used, --used-by), or ignored by the policy file. Such changes are still listed.
+ */
+export interface Exemption {
+  kind: "out-of-scope" | "ignored";
+  reason: string;
+}
+
+export interface ReportChange extends Change {
+  exempt?: Exemption;
+}
+
 export interface Report {
   command: "check" | "diff";
   baseline: Side;
   current: Side;
   failOn: FailOn;
-  changes: Change[];
+  changes: ReportChange[];
+  /** Things the reader must see beside the changes: expired ignores, break-glass, semver. */
+  notices: string[];
   summary: Record<Severity, number> & { total: number };
   requiredBump: SemverBump;
   /** Changes at or above the threshold. */
@@ -48,18 +63,20 @@ export function buildReport(
   command: Report["command"],
   baseline: Side,
   current: Side,
-  changes: Change[],
+  changes: ReportChange[],
   failOn: FailOn,
+  notices: string[] = [],
 ): Report {
   const summary = { breaking: 0, minor: 0, patch: 0, total: changes.length };
   for (const change of changes) summary[change.severity]++;
-  const failing = changes.filter((c) => isFailing(c.severity, failOn)).length;
+  const failing = changes.filter((c) => !c.exempt && isFailing(c.severity, failOn)).length;
   return {
     command,
     baseline,
     current,
     failOn,
     changes: [...changes].sort((a, b) => severityRank(a.severity) - severityRank(b.severity)),
+    notices,
     summary,
     requiredBump: bumpFor(changes),
     failing,

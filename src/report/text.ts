@@ -1,6 +1,7 @@
 /** The human report: grouped by severity, one line per change, then the verdict. */
-import type { Change, Severity } from "../diff/model.ts";
-import { type Report, SEVERITIES, type Side } from "./model.ts";
+import type { Severity } from "../diff/model.ts";
+import { type Report, type ReportChange, SEVERITIES, type Side } from "./model.ts";
+import { exemptionLabel } from "./shared.ts";
 
 export interface TextStyle {
   color: boolean;
@@ -20,11 +21,13 @@ function describeSide(side: Side): string {
   return server ? `${side.source} (${server})` : side.source;
 }
 
-function renderChange(change: Change, style: TextStyle): string[] {
+function renderChange(change: ReportChange, style: TextStyle): string[] {
   const heading = HEADINGS[change.severity];
   const mark = paint(style, heading.color, heading.mark);
   const rule = paint(style, "2", `[${change.rule}]`);
-  const lines = [`  ${mark} ${change.message} ${rule}`];
+  // Exempt changes are listed, marked "(out of scope: …)" or "(ignored: …)"; they do not count toward FAIL.
+  const exempt = change.exempt ? ` ${paint(style, "2", `(${exemptionLabel(change.exempt)})`)}` : "";
+  const lines = [`  ${mark} ${change.message} ${rule}${exempt}`];
   const detail = (label: string, text: string) => lines.push(`      ${paint(style, "2", `${label}:`)} ${text}`);
   if (change.renamedTo)
     detail("hint", `possibly renamed to "${change.renamedTo}" (the removal still breaks callers of the old name)`);
@@ -47,6 +50,7 @@ export function renderText(report: Report, style: TextStyle): string {
   out.push("");
   if (report.changes.length === 0) {
     out.push(`${paint(style, "32", "✔")} no changes: the surfaces are identical`);
+    pushNotices(out, report, style);
     return `${out.join("\n")}\n`;
   }
   for (const severity of SEVERITIES) {
@@ -63,8 +67,12 @@ export function renderText(report: Report, style: TextStyle): string {
     report.requiredBump === "none"
       ? "no version bump needed"
       : `requires a ${report.requiredBump.toUpperCase()} version bump`;
-  out.push(`${counts} · ${bump}`);
-  if (report.failOn === "never") {
+  const exempt = report.changes.filter((c) => c.exempt).length;
+  out.push(`${counts} · ${bump}${exempt ? ` · ${exempt} exempt (not counted)` : ""}`);
+  if (report.result === "fail" && report.failing === 0) {
+    // Failed on something other than a change's severity (semver enforcement): the notices say what.
+    out.push(paint(style, "1;31", "✖ FAIL: see the notices below"));
+  } else if (report.failOn === "never") {
     out.push(paint(style, "2", "(--fail-on never: reporting only)"));
   } else if (report.result === "fail") {
     out.push(
@@ -77,5 +85,13 @@ export function renderText(report: Report, style: TextStyle): string {
   } else {
     out.push(paint(style, "1;32", `✔ PASS: nothing at or above ${report.failOn} (--fail-on ${report.failOn})`));
   }
+  pushNotices(out, report, style);
   return `${out.join("\n")}\n`;
+}
+
+/** Notices (expired ignores, break-glass, semver) come last, where the eye lands. */
+function pushNotices(out: string[], report: Report, style: TextStyle): void {
+  if (report.notices.length === 0) return;
+  out.push("");
+  for (const notice of report.notices) out.push(`${paint(style, "1;33", "notice:")} ${notice}`);
 }

@@ -352,7 +352,7 @@ describe("report destinations", () => {
       runCli(["diff", before, after, "--format", "json", "--format", "text"]),
     ]);
     for (const result of [yaml, tooMany, noDir, twoStdout]) expectCleanFailure(result, 2);
-    expect(yaml.stderr).toContain('unknown --format "yaml"; choose from text, json.');
+    expect(yaml.stderr).toContain('unknown --format "yaml"; choose from text, json, sarif, markdown, junit, github.');
     expect(tooMany.stderr).toContain("2 --output files but only 1 --format");
     expect(noDir.stderr).toContain(`the directory ${join(dir, "missing")} does not exist`);
     expect(twoStdout.stderr).toContain("only one report can go to stdout");

@@ -1,0 +1,26 @@
+/**
+ * What some formatters need beside the Report: the lockfiles' text, to point at the line of
+ * a change (sarif, github), and the two surfaces, to list every item checked (junit).
+ * Everything is optional: a formatter renders what it can without it. Pure types.
+ */
+import type { Contract } from "../contract/model.ts";
+
+export interface ReportFile {
+  /** The path as given on the command line (relative to `cwd`, or absolute). */
+  path: string;
+  /** The file's text exactly as read. */
+  text: string;
+}
+
+export interface ReportContext {
+  /** The baseline lockfile (the committed file). */
+  baseline?: ReportFile;
+  /** The current side, when it is a lockfile (`diff`, `check --against`); absent for a live server. */
+  current?: ReportFile;
+  /** The baseline surface; parsed from `baseline.text` when absent. */
+  baselineContract?: Contract;
+  /** The current surface (the live capture, or the second lockfile); parsed from `current.text` when absent. */
+  currentContract?: Contract;
+  /** The directory report paths are relative to (default: the process's working directory). */
+  cwd?: string;
+}

@@ -1,0 +1,225 @@
+/**
+ * JSON Pointer → line and column in JSON text (src/report/json-locations.ts), and a change →
+ * its line in the lockfiles (src/report/locate.ts).
+ */
+import { describe, expect, test } from "bun:test";
+import fc from "fast-check";
+import { serializeContract } from "../../../src/contract/canonical.ts";
+import type { Json } from "../../../src/contract/model.ts";
+import type { Change } from "../../../src/diff/model.ts";
+import { formatPointer, JsonLocator, locateJsonPointer, parsePointer } from "../../../src/report/json-locations.ts";
+import { ChangeLocator, displayPath, pathToUri, textualSegments } from "../../../src/report/locate.ts";
+import { BASELINE_PATH, baselineContract, CURRENT_PATH, CWD, currentContract } from "./report-fixtures.ts";
+
+/** The 1-based line and column where `needle` first occurs (after `from`, when given). */
+function where(text: string, needle: string, from = ""): { line: number; column: number } {
+  const offset = text.indexOf(needle, from ? text.indexOf(from) : 0);
+  if (offset === -1) throw new Error(`${needle} not in text`);
+  const before = text.slice(0, offset).split("\n");
+  return { line: before.length, column: (before.at(-1) as string).length + 1 };
+}
+
+describe("locateJsonPointer", () => {
+  const text = '{\n  "a": {\n    "b": [10, {"c": true}],\n    "x/y": {"~k": null}\n  },\n  "s": "str"\n}\n';
+
+  test("finds members, array elements and the root, with the key's position for members", () => {
+    const root = locateJsonPointer(text, "");
+    expect(root).toMatchObject({ pointer: "", exact: true, start: { line: 1, column: 1 } });
+    expect(root?.key).toBeUndefined();
+
+    const b = locateJsonPointer(text, "/a/b");
+    expect(b).toMatchObject({ exact: true, key: { line: 3, column: 5 }, start: { line: 3, column: 10 } });
+    expect(b?.end).toMatchObject({ line: 3, column: 27 }); // just after the value
+
+    const c = locateJsonPointer(text, "/a/b/1/c");
+    expect(c).toMatchObject({ exact: true, key: { line: 3, column: 16 }, start: { line: 3, column: 21 } });
+    const element = locateJsonPointer(text, "/a/b/0");
+    expect(element).toMatchObject({ exact: true, start: { line: 3, column: 11 } });
+    expect(element?.key).toBeUndefined();
+  });
+
+  test("pointer escapes: ~1 is '/', ~0 is '~'", () => {
+    expect(locateJsonPointer(text, "/a/x~1y/~0k")).toMatchObject({ exact: true, key: { line: 4, column: 13 } });
+    expect(parsePointer("/a~1b/c~0d/~01")).toEqual(["a/b", "c~d", "~1"]);
+    expect(formatPointer(["a/b", "c~d", "~1"])).toBe("/a~1b/c~0d/~01");
+  });
+
+  test("a pointer that does not exist stops at its deepest existing prefix", () => {
+    expect(locateJsonPointer(text, "/a/b/7")).toMatchObject({ pointer: "/a/b", exact: false });
+    expect(locateJsonPointer(text, "/a/missing/deeper")).toMatchObject({ pointer: "/a", exact: false });
+    expect(locateJsonPointer(text, "/s/0")).toMatchObject({ pointer: "/s", exact: false });
+    // Array indexes are digits without a leading zero (RFC 6901).
+    expect(locateJsonPointer(text, "/a/b/01")).toMatchObject({ pointer: "/a/b", exact: false });
+    expect(locateJsonPointer(text, "/a/b/-")).toMatchObject({ pointer: "/a/b", exact: false });
+  });
+
+  test("member names with escapes are decoded; a duplicate name resolves to the last, as JSON.parse does", () => {
+    const tricky = '{"q\\"uote": 1, "u\\u00e9": 2, "d": 1, "d": [true]}';
+    expect(locateJsonPointer(tricky, '/q"uote')?.start.column).toBe(13);
+    expect(locateJsonPointer(tricky, "/ué")?.start.column).toBe(27);
+    expect(locateJsonPointer(tricky, "/d")?.start.column).toBe(43);
+    expect(locateJsonPointer(tricky, "/d/0")).toMatchObject({ exact: true, start: { column: 44 } });
+  });
+
+  test("strings holding brackets, quotes and backslashes do not confuse the scan", () => {
+    const t = '{"a": "}]{[\\"\\\\", "b": {"c": "x"}}';
+    expect(locateJsonPointer(t, "/b/c")).toMatchObject({ exact: true, key: { column: 25 }, start: { column: 30 } });
+  });
+
+  test("columns count UTF-16 code units; CRLF line ends and a BOM are fine", () => {
+    const t = '\uFEFF{\r\n  "😀": 1,\r\n  "b": 2\r\n}';
+    expect(locateJsonPointer(t, "/b")).toMatchObject({ key: { line: 3, column: 3 } });
+    expect(locateJsonPointer('{"😀": 1, "b": 2}', "/b")?.key?.column).toBe(11);
+  });
+
+  test("text that is not JSON gives undefined, never an exception", () => {
+    expect(locateJsonPointer("", "")).toBeUndefined();
+    expect(locateJsonPointer('{"a": ', "/a")).toBeUndefined();
+    expect(locateJsonPointer('{"a": 1} trailing', "")).toBeUndefined();
+    expect(locateJsonPointer('{"a": {"b" 1}}', "/a/b")).toBeUndefined();
+  });
+
+  test("property: the located text is exactly the value at the pointer, in any layout", () => {
+    const pointers = (value: Json, prefix: string[] = []): string[][] => {
+      const here = [prefix];
+      if (Array.isArray(value)) return [...here, ...value.flatMap((v, i) => pointers(v, [...prefix, String(i)]))];
+      if (value !== null && typeof value === "object") {
+        return [...here, ...Object.entries(value).flatMap(([k, v]) => pointers(v, [...prefix, k]))];
+      }
+      return here;
+    };
+    const valueAt = (value: Json, segments: string[]): Json =>
+      segments.reduce<Json>((node, s) => (node as Record<string, Json>)[s] as Json, value);
+    fc.assert(
+      fc.property(fc.jsonValue({ maxDepth: 4 }), fc.constantFrom(0, 2, "\t"), fc.nat(), (raw, indent, pick) => {
+        const value = JSON.parse(JSON.stringify(raw)) as Json; // normalizes -0
+        const text = JSON.stringify(value, null, indent);
+        const all = pointers(value);
+        const segments = all[pick % all.length] as string[];
+        const found = new JsonLocator(text).locate(segments);
+        expect(found?.exact).toBe(true);
+        const slice = text.slice(found?.start.offset, found?.end.offset);
+        expect(JSON.parse(slice)).toEqual(valueAt(value, segments));
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
+
+describe("locating changes in the lockfiles", () => {
+  const baselineText = serializeContract(baselineContract());
+  const currentText = serializeContract(currentContract());
+  const files = {
+    baseline: { path: BASELINE_PATH, text: baselineText },
+    current: { path: CURRENT_PATH, text: currentText },
+    cwd: CWD,
+  };
+  const change = (kind: Change["target"]["kind"], name: string, path: string, rule = "x"): Change => ({
+    rule,
+    severity: "breaking",
+    target: { kind, name },
+    path,
+    message: "m",
+    fingerprint: "0000000000000000",
+  });
+
+  test("a schema change is found by the tool's name and its path, in the baseline", () => {
+    const found = new ChangeLocator(files).locate(change("tool", "get_forecast", "/inputSchema/properties/units/enum"));
+    expect(found).toMatchObject({
+      side: "baseline",
+      file: "mcp.contract.json",
+      uri: "mcp.contract.json",
+      pointer: "/tools/0/inputSchema/properties/units/enum",
+      exact: true,
+      ...where(baselineText, '"enum"', '"units"'),
+    });
+  });
+
+  test("a path through $ref stops at the node that holds the $ref", () => {
+    const path = "/inputSchema/properties/at/$ref/properties/lat/maximum";
+    expect(textualSegments(path)).toEqual(["inputSchema", "properties", "at"]);
+    // A property that is itself named "$ref" is a name, not a reference.
+    expect(textualSegments("/inputSchema/properties/$ref/type")).toEqual(["inputSchema", "properties", "$ref", "type"]);
+    const found = new ChangeLocator(files).locate(change("tool", "locate", path));
+    expect(found).toMatchObject({
+      side: "baseline",
+      pointer: "/tools/2/inputSchema/properties/at",
+      exact: false,
+      ...where(baselineText, '"at": {', '"name": "locate"'),
+    });
+  });
+
+  test("an added item is located in the current file when it is one, else at the baseline's list", () => {
+    const added = change("tool", "legacy_lookup_v2", "");
+    expect(new ChangeLocator(files).locate(added)).toMatchObject({
+      side: "current",
+      file: "build/next.contract.json",
+      pointer: "/tools/1",
+      exact: true,
+      line: where(currentText, '"name": "legacy_lookup_v2"').line - 1,
+    });
+    const live = new ChangeLocator({ baseline: files.baseline, cwd: CWD, currentContract: currentContract() });
+    expect(live.locate(added)).toMatchObject({
+      side: "baseline",
+      pointer: "/tools",
+      exact: false,
+      ...where(baselineText, '"tools": ['),
+    });
+  });
+
+  test("server changes are pointers from the top of the file; a new key stops at its parent", () => {
+    const locator = new ChangeLocator(files);
+    expect(locator.locate(change("server", "", "/protocolVersion"))).toMatchObject({
+      pointer: "/protocolVersion",
+      exact: true,
+      ...where(baselineText, '"protocolVersion"'),
+    });
+    expect(locator.locate(change("server", "", "/capabilities/logging"))).toMatchObject({
+      pointer: "/capabilities",
+      exact: false,
+      ...where(baselineText, '"capabilities"'),
+    });
+  });
+
+  test("resources by uri, templates by uriTemplate, prompts by name", () => {
+    const locator = new ChangeLocator(files);
+    expect(locator.locate(change("resource", "weather://stations", "/mimeType"))).toMatchObject({
+      pointer: "/resources/1/mimeType",
+      ...where(baselineText, '"mimeType": "application/json"', '"uri": "weather://stations"'),
+    });
+    expect(locator.locate(change("resourceTemplate", "weather://city/{city}/today", "/uriTemplate"))).toMatchObject({
+      pointer: "/resourceTemplates/0/uriTemplate",
+      exact: true,
+    });
+    expect(locator.locate(change("prompt", "packing_list", ""))).toMatchObject({ pointer: "/prompts/0", exact: true });
+  });
+
+  test("prompt argument indexes name the current side's argument: mapped to the baseline by name", () => {
+    const locator = new ChangeLocator(files);
+    // Current arguments: nights, days, city. Baseline: city, days.
+    expect(
+      locator.locate(change("prompt", "packing_list", "/arguments/2/description", "prompt-metadata-changed")),
+    ).toMatchObject({ pointer: "/prompts/0/arguments/0/description", exact: true });
+    // Added in the current side: the baseline's argument list.
+    expect(
+      locator.locate(change("prompt", "packing_list", "/arguments/0", "prompt-argument-added-required")),
+    ).toMatchObject({ pointer: "/prompts/0/arguments", exact: false });
+    // A removal's index is the baseline's own.
+    expect(locator.locate(change("prompt", "packing_list", "/arguments/1", "prompt-argument-removed"))).toMatchObject({
+      pointer: "/prompts/0/arguments/1",
+      exact: true,
+    });
+  });
+
+  test("without lockfile texts there is no location", () => {
+    expect(new ChangeLocator({}).locate(change("tool", "get_forecast", ""))).toBeUndefined();
+  });
+
+  test("paths are relative to the working directory, with forward slashes, and URI-encoded for SARIF", () => {
+    expect(displayPath("/repo/a/b.json", "/repo")).toBe("a/b.json");
+    expect(displayPath("a/b.json", "/repo")).toBe("a/b.json");
+    expect(displayPath("/elsewhere/x.json", "/repo")).toBe("../elsewhere/x.json");
+    expect(pathToUri("contracts/my file#1.json")).toBe("contracts/my%20file%231.json");
+    expect(pathToUri("/abs/x.json")).toBe("file:///abs/x.json");
+  });
+});
