@@ -3,24 +3,15 @@ import { Command, Option } from "@commander-js/extra-typings";
 import { describeTarget } from "../connect/target.ts";
 import { serializeContract } from "../contract/canonical.ts";
 import type { Contract } from "../contract/model.ts";
-import { diffContracts } from "../diff/diff.ts";
-import { attachWitnesses } from "../diff/witnesses.ts";
 import { UsageError } from "../errors.ts";
-import { finishVerdict } from "../policy/verdict.ts";
-import { buildReport, FAIL_ON, type FailOn, sideOf } from "../report/model.ts";
+import { FAIL_ON, type FailOn } from "../report/model.ts";
 import { assertWritable, writeFileAtomic } from "../util/write-atomic.ts";
+import { compareAndReport } from "./compare-and-report.ts";
 import { readBaselineAtRef } from "./git-baseline.ts";
 import { type GlobalOptions, makeUi } from "./globals.ts";
 import { readLockfile } from "./lockfile.ts";
-import {
-  exemptChanges,
-  judgeChanges,
-  type PolicyOptionValues,
-  policyOptions,
-  preparePolicy,
-  resolveFailOn,
-} from "./policy-options.ts";
-import { formatOptions, planOutputs, type ReportFile, readReportFile, writeReports } from "./report-output.ts";
+import { type PolicyOptionValues, policyOptions, preparePolicy, resolveFailOn } from "./policy-options.ts";
+import { formatOptions, planOutputs, type ReportFile, readReportFile } from "./report-output.ts";
 import { DEFAULT_LOCKFILE } from "./snapshot.ts";
 import { addTargetOptions, resolveTarget, type TargetOptionValues } from "./target-options.ts";
 
@@ -147,27 +138,19 @@ Exit codes: 0 nothing at or over --fail-on (or --allow-breaking), 1 it was reach
       currentSource = `live ${describeTarget(resolved.target)}`;
     }
 
-    const exempted = exemptChanges(judgeChanges(diffContracts(baseline, current), prepared), prepared);
-    if (options.witness) exempted.changes = await attachWitnesses(exempted.changes, baseline, current);
-    const { report, exitCode, warning } = finishVerdict(
-      buildReport(
-        "check",
-        sideOf(baseline, baselineSource),
-        sideOf(current, currentSource),
-        exempted.changes,
-        failOn,
-        exempted.notices,
-      ),
-      prepared,
-    );
     // Findings are located in the committed baseline (SARIF, GitHub annotations, JUnit).
-    await writeReports(report, plans, globals.color ?? "auto", {
-      baseline: baselineFile,
-      current: options.against ? readReportFile(options.against) : undefined,
-      baselineContract: baseline,
-      currentContract: current,
+    const exitCode = await compareAndReport({
+      command: "check",
+      baseline: { contract: baseline, source: baselineSource },
+      current: { contract: current, source: currentSource },
+      policy: prepared,
+      failOn,
+      witness: options.witness,
+      plans,
+      color: globals.color ?? "auto",
+      context: { baseline: baselineFile, current: options.against ? readReportFile(options.against) : undefined },
+      ui,
     });
-    if (warning) ui.warn(warning);
 
     if (options.update) {
       writeFileAtomic(options.baseline, serializeContract(current));

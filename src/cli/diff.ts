@@ -1,20 +1,11 @@
 /** `mcp-contract diff`: the offline, human diff of two lockfiles. Never loads the MCP SDK. */
 import { Command, Option } from "@commander-js/extra-typings";
-import { diffContracts } from "../diff/diff.ts";
-import { attachWitnesses } from "../diff/witnesses.ts";
-import { finishVerdict } from "../policy/verdict.ts";
-import { buildReport, FAIL_ON, type FailOn, sideOf } from "../report/model.ts";
+import { FAIL_ON, type FailOn } from "../report/model.ts";
+import { compareAndReport } from "./compare-and-report.ts";
 import { type GlobalOptions, makeUi } from "./globals.ts";
 import { readLockfile } from "./lockfile.ts";
-import {
-  exemptChanges,
-  judgeChanges,
-  type PolicyOptionValues,
-  policyOptions,
-  preparePolicy,
-  resolveFailOn,
-} from "./policy-options.ts";
-import { formatOptions, planOutputs, readReportFile, writeReports } from "./report-output.ts";
+import { type PolicyOptionValues, policyOptions, preparePolicy, resolveFailOn } from "./policy-options.ts";
+import { formatOptions, planOutputs, readReportFile } from "./report-output.ts";
 
 export function diffCommand() {
   const [witness, format, output] = formatOptions();
@@ -62,26 +53,18 @@ Examples:
         prepared.policy,
         "diff",
       );
-      const exempted = exemptChanges(judgeChanges(diffContracts(before, after), prepared), prepared);
-      if (options.witness) exempted.changes = await attachWitnesses(exempted.changes, before, after);
-      const { report, exitCode, warning } = finishVerdict(
-        buildReport(
-          "diff",
-          sideOf(before, oldPath),
-          sideOf(after, newPath),
-          exempted.changes,
-          failOn,
-          exempted.notices,
-        ),
-        prepared,
-      );
-      await writeReports(report, plans, globals.color ?? "auto", {
-        baseline: readReportFile(oldPath),
-        current: readReportFile(newPath),
-        baselineContract: before,
-        currentContract: after,
+      const exitCode = await compareAndReport({
+        command: "diff",
+        baseline: { contract: before, source: oldPath },
+        current: { contract: after, source: newPath },
+        policy: prepared,
+        failOn,
+        witness: options.witness,
+        plans,
+        color: globals.color ?? "auto",
+        context: { baseline: readReportFile(oldPath), current: readReportFile(newPath) },
+        ui,
       });
-      if (warning) ui.warn(warning);
       if (exitCode !== 0) process.exitCode = exitCode;
     });
 }
