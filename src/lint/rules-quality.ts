@@ -1,0 +1,419 @@
+/**
+ * Quality lint rules: what makes a surface easy or hard for a model to use well —
+ * descriptions, consistent names, honest annotations, the size of the tool list. None of
+ * these break a client; they are warnings and infos. Pure.
+ */
+import { jsonEqual } from "../contract/json-equal.ts";
+import { type Contract, isJsonObject, type Json, type JsonObject, type Tool } from "../contract/model.ts";
+import { pointer } from "../diff/change.ts";
+import type { LintRule } from "./model.ts";
+import { type Found, found, resolvePointer, show, toolSchemas, walkSchema } from "./rules-protocol.ts";
+
+export const MIN_DESCRIPTION = 20;
+export const MAX_DESCRIPTION = 1024;
+
+function text(value: Json | undefined): string | undefined {
+  return typeof value === "string" ? value : undefined;
+}
+
+function length(value: string): number {
+  return [...value].length;
+}
+
+// ── descriptions ───────────────────────────────────────────────────────────────────────
+
+function checkToolDescriptionMissing(contract: Contract): Found[] {
+  const out: Found[] = [];
+  for (const tool of contract.tools) {
+    const description = text(tool.description);
+    if (description !== undefined && description.trim() !== "") continue;
+    const what =
+      tool.description === undefined
+        ? "has no description"
+        : description === undefined
+          ? "has a description that is not a string"
+          : "has an empty description";
+    out.push(found("tool", tool.name, "/description", `tool ${show(tool.name)} ${what}`, tool.description));
+  }
+  return out;
+}
+
+function checkToolDescriptionShort(contract: Contract): Found[] {
+  const out: Found[] = [];
+  for (const tool of contract.tools) {
+    const description = text(tool.description)?.trim();
+    if (!description || length(description) >= MIN_DESCRIPTION) continue;
+    out.push(
+      found(
+        "tool",
+        tool.name,
+        "/description",
+        `tool ${show(tool.name)}: description ${show(description)} is only ${length(description)} characters (under ${MIN_DESCRIPTION})`,
+        description,
+      ),
+    );
+  }
+  return out;
+}
+
+function checkToolDescriptionLong(contract: Contract): Found[] {
+  const out: Found[] = [];
+  for (const tool of contract.tools) {
+    const description = text(tool.description);
+    if (description === undefined || length(description) <= MAX_DESCRIPTION) continue;
+    out.push(
+      found(
+        "tool",
+        tool.name,
+        "/description",
+        `tool ${show(tool.name)}: description is ${length(description)} characters (over ${MAX_DESCRIPTION.toLocaleString("en-US")})`,
+        length(description),
+      ),
+    );
+  }
+  return out;
+}
+
+/** Whether a property schema carries a description, itself or through a local $ref. */
+function hasDescription(root: JsonObject, property: Json): boolean {
+  if (!isJsonObject(property)) return false;
+  if (text(property.description)?.trim()) return true;
+  const ref = property.$ref;
+  if (typeof ref === "string" && ref.startsWith("#/")) {
+    let decoded = ref.slice(1);
+    try {
+      decoded = decodeURIComponent(decoded);
+    } catch {
+      return false;
+    }
+    const target = resolvePointer(root, decoded);
+    return isJsonObject(target) && Boolean(text(target.description)?.trim());
+  }
+  return false;
+}
+
+function checkParameterDescriptions(contract: Contract): Found[] {
+  const out: Found[] = [];
+  for (const tool of contract.tools) {
+    const schema = tool.inputSchema;
+    if (!isJsonObject(schema) || !isJsonObject(schema.properties)) continue;
+    const names = Object.keys(schema.properties);
+    const bare = names.filter((name) => !hasDescription(schema, (schema.properties as JsonObject)[name]!));
+    if (bare.length === 0) continue;
+    out.push(
+      found(
+        "tool",
+        tool.name,
+        "/inputSchema/properties",
+        `tool ${show(tool.name)}: ${bare.length} of ${names.length} parameters have no description: ${bare.map((n) => show(n)).join(", ")}`,
+        bare,
+      ),
+    );
+  }
+  return out;
+}
+
+function checkPromptDescriptions(contract: Contract): Found[] {
+  return contract.prompts
+    .filter((prompt) => !text(prompt.description)?.trim())
+    .map((prompt) => found("prompt", prompt.name, "/description", `prompt ${show(prompt.name)} has no description`));
+}
+
+// ── names ──────────────────────────────────────────────────────────────────────────────
+
+export type NameStyle =
+  | "snake_case"
+  | "kebab-case"
+  | "camelCase"
+  | "PascalCase"
+  | "dot.case"
+  | "SCREAMING_SNAKE_CASE"
+  | "mixed";
+
+const STYLES: [NameStyle, RegExp][] = [
+  ["snake_case", /^[a-z][a-z0-9]*(?:_[a-z0-9]+)+$/],
+  ["kebab-case", /^[a-z][a-z0-9]*(?:-[a-z0-9]+)+$/],
+  ["dot.case", /^[a-z][a-z0-9]*(?:\.[a-z0-9]+)+$/],
+  ["camelCase", /^[a-z][a-z0-9]*(?:[A-Z][a-z0-9]*)+$/],
+  ["PascalCase", /^[A-Z][a-z0-9]*(?:[A-Z][a-z0-9]*)*$/],
+  ["SCREAMING_SNAKE_CASE", /^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$/],
+];
+
+/**
+ * The naming style of a name; undefined for a single lowercase word ("search"), which fits
+ * snake, kebab, camel and dot case alike. "mixed" for names that combine conventions.
+ */
+export function nameStyle(name: string): NameStyle | undefined {
+  if (/^[a-z][a-z0-9]*$/.test(name)) return undefined;
+  for (const [style, pattern] of STYLES) if (pattern.test(name)) return style;
+  return "mixed";
+}
+
+/** The lowercase words of a name in any style: "deleteFile", "delete_file", "HTTPGet" → …. */
+export function nameWords(name: string): string[] {
+  return name
+    .replace(/([a-z0-9])([A-Z])/g, "$1 $2")
+    .replace(/([A-Z]+)([A-Z][a-z])/g, "$1 $2")
+    .split(/[^A-Za-z0-9]+/)
+    .filter((word) => word !== "")
+    .map((word) => word.toLowerCase());
+}
+
+function checkNamingStyle(contract: Contract): Found[] {
+  const styles = new Map<string, NameStyle>();
+  const counts = new Map<NameStyle, number>();
+  for (const tool of contract.tools) {
+    if (typeof tool.name !== "string") continue;
+    const style = nameStyle(tool.name);
+    if (!style) continue;
+    styles.set(tool.name, style);
+    counts.set(style, (counts.get(style) ?? 0) + 1);
+  }
+  if (counts.size < 2) return [];
+  let majority: NameStyle | undefined;
+  for (const [style, count] of counts) if (!majority || count > counts.get(majority)!) majority = style;
+  const outliers = [...styles].filter(([, style]) => style !== majority);
+  const evidence: JsonObject = Object.fromEntries(outliers);
+  const listed = outliers.map(([name, style]) => `${show(name)} (${style})`).join(", ");
+  return [
+    found(
+      "server",
+      "",
+      "",
+      `tool names mix naming styles: most are ${majority} (${counts.get(majority!)} of ${styles.size}); outliers: ${listed}`,
+      { majority: majority!, outliers: evidence },
+    ),
+  ];
+}
+
+export const MUTATING_WORDS = new Set([
+  "delete",
+  "remove",
+  "drop",
+  "destroy",
+  "purge",
+  "erase",
+  "write",
+  "update",
+  "create",
+  "set",
+  "move",
+  "rename",
+  "kill",
+  "reset",
+  "truncate",
+  "overwrite",
+  "send",
+  "post",
+  "put",
+  "patch",
+  // Beyond the usual list: verbs that as plainly change state.
+  "edit",
+  "modify",
+  "insert",
+  "append",
+  "replace",
+  "upload",
+]);
+
+function declaresSafety(tool: Tool): boolean {
+  const annotations = tool.annotations;
+  if (!isJsonObject(annotations)) return false;
+  return typeof annotations.destructiveHint === "boolean" || typeof annotations.readOnlyHint === "boolean";
+}
+
+function checkMutationHints(contract: Contract): Found[] {
+  const out: Found[] = [];
+  for (const tool of contract.tools) {
+    if (typeof tool.name !== "string" || declaresSafety(tool)) continue;
+    const verbs = nameWords(tool.name).filter((word) => MUTATING_WORDS.has(word));
+    if (verbs.length === 0) continue;
+    out.push(
+      found(
+        "tool",
+        tool.name,
+        "/annotations",
+        `tool ${show(tool.name)} sounds state-changing (${verbs.map((v) => show(v)).join(", ")}) but declares neither readOnlyHint nor destructiveHint`,
+        verbs,
+      ),
+    );
+  }
+  return out;
+}
+
+// ── schemas ────────────────────────────────────────────────────────────────────────────
+
+function checkEnumDuplicates(contract: Contract): Found[] {
+  const out: Found[] = [];
+  for (const { tool, key, schema } of toolSchemas(contract)) {
+    for (const node of walkSchema(schema, `/${key}`)) {
+      const values = node.schema.enum;
+      if (!Array.isArray(values)) continue;
+      for (let j = 1; j < values.length; j++) {
+        const i = values.findIndex((value, k) => k < j && jsonEqual(value, values[j]));
+        if (i === -1) continue;
+        out.push(
+          found(
+            "tool",
+            tool.name,
+            pointer(node.path, "enum", j),
+            `tool ${show(tool.name)}: enum value ${JSON.stringify(values[j])} is listed twice (items ${i} and ${j})`,
+            values[j],
+          ),
+        );
+      }
+    }
+  }
+  return out;
+}
+
+// ── size of the tool list ──────────────────────────────────────────────────────────────
+
+/** Estimated tokens of a JSON value: ceil(characters of its compact JSON / 4). */
+export function estimateTokens(value: Json): number {
+  return Math.ceil(JSON.stringify(value).length / 4);
+}
+
+const n = (value: number) => value.toLocaleString("en-US");
+
+function toolListSize(contract: Contract): { characters: number; tokens: number } {
+  const characters = JSON.stringify({ tools: contract.tools }).length;
+  return { characters, tokens: Math.ceil(characters / 4) };
+}
+
+function checkTokenEstimate(contract: Contract): Found[] {
+  const { characters, tokens } = toolListSize(contract);
+  return [
+    found(
+      "server",
+      "",
+      "",
+      `tools/list is about ${n(tokens)} tokens for ${contract.tools.length} tools (estimated as ceil(${n(characters)} characters / 4))`,
+      { tools: contract.tools.length, characters, tokens },
+    ),
+  ];
+}
+
+function checkTokenBudget(contract: Contract, options: { tokenBudget: number }): Found[] {
+  const { characters, tokens } = toolListSize(contract);
+  if (tokens <= options.tokenBudget) return [];
+  const largest = contract.tools
+    .map((tool) => ({ name: String(tool.name), tokens: estimateTokens(tool) }))
+    .sort((a, b) => b.tokens - a.tokens)
+    .slice(0, 3);
+  const top = largest.map((t) => `${show(t.name)} (${n(t.tokens)})`).join(", ");
+  return [
+    found(
+      "server",
+      "",
+      "",
+      `tools/list is about ${n(tokens)} tokens, over the budget of ${n(options.tokenBudget)} (estimated as ceil(${n(characters)} characters / 4)); largest tools: ${top}`,
+      { tokens, budget: options.tokenBudget, largest },
+    ),
+  ];
+}
+
+// ── the rules ──────────────────────────────────────────────────────────────────────────
+
+export const QUALITY_RULES: LintRule[] = [
+  {
+    id: "tool-description-missing",
+    group: "quality",
+    level: "warning",
+    summary: "a tool has no description",
+    rationale:
+      "The model chooses tools from their names and descriptions; without a description it guesses from the name alone, picks the tool for the wrong task or never picks it.",
+    example: '{"name": "sync", "inputSchema": {...}} without "description"',
+    check: checkToolDescriptionMissing,
+  },
+  {
+    id: "tool-description-too-short",
+    group: "quality",
+    level: "info",
+    summary: `a tool description is under ${MIN_DESCRIPTION} characters`,
+    rationale:
+      'A description of a few words rarely says when to use the tool, what it returns or what it changes. An info, not a warning: length is a weak proxy, and a self-explanatory tool ("Echo the input") with a good title and schema can be fine as it is.',
+    example: '"description": "Runs a query"',
+    check: checkToolDescriptionShort,
+  },
+  {
+    id: "description-too-long",
+    group: "quality",
+    level: "warning",
+    summary: `a tool description is over ${n(MAX_DESCRIPTION)} characters`,
+    rationale:
+      "Every description is sent to the model with every request. Long ones crowd the context window, and some clients truncate long descriptions, dropping whatever the end said; instructions hidden deep in long text are also where tool poisoning lives.",
+    example: "a 3,000-character description with usage examples pasted in",
+    check: checkToolDescriptionLong,
+  },
+  {
+    id: "parameter-description-missing",
+    group: "quality",
+    level: "info",
+    summary: "top-level tool parameters have no description",
+    rationale:
+      "The model fills arguments from the parameter name and its description; without one it guesses formats, units and meaning (is `path` absolute? is `limit` in items or bytes?). One finding per tool lists the bare parameters; a description reached through a local $ref counts.",
+    example: '"properties": {"path": {"type": "string"}}',
+    check: checkParameterDescriptions,
+  },
+  {
+    id: "prompt-description-missing",
+    group: "quality",
+    level: "info",
+    summary: "a prompt has no description",
+    rationale:
+      "Clients show prompts to people (slash commands, menus) by name and description; without one the user cannot tell what the prompt does before running it.",
+    example: '{"name": "review", "arguments": [...]} without "description"',
+    check: checkPromptDescriptions,
+  },
+  {
+    id: "naming-style-inconsistent",
+    group: "quality",
+    level: "info",
+    summary: "tool names mix naming styles",
+    rationale:
+      "Names in one style (snake_case, kebab-case, camelCase, PascalCase, dot.case) read as one API; a mix suggests tools bolted on from elsewhere and makes the model's guesses at names less reliable. Single lowercase words fit every style and are not counted. One finding names the majority style and the outliers.",
+    example: "get_forecast, set_alert, listStations",
+    check: checkNamingStyle,
+  },
+  {
+    id: "mutation-without-hints",
+    group: "quality",
+    level: "warning",
+    summary: "a tool whose name suggests it changes state declares neither readOnlyHint nor destructiveHint",
+    rationale:
+      "Clients decide whether to ask the user before a call from the annotations. Without readOnlyHint or destructiveHint, the specification's defaults (not read-only, destructive) apply, which is safe but tells a reviewer nothing; a tool named delete_*, update_*, send_* and so on should say explicitly what it does. Names are split into words in any style (deleteFile, delete-file, delete_file).",
+    example: '{"name": "delete_file"} without annotations',
+    check: checkMutationHints,
+  },
+  {
+    id: "enum-duplicate-values",
+    group: "quality",
+    level: "warning",
+    summary: "an enum lists the same value twice",
+    rationale:
+      "JSON Schema says enum values SHOULD be unique. A duplicate is harmless to validation but usually a copy-paste slip hiding a missing value, and it costs tokens.",
+    example: '"enum": ["metric", "imperial", "metric"]',
+    check: checkEnumDuplicates,
+  },
+  {
+    id: "tool-list-token-estimate",
+    group: "quality",
+    level: "info",
+    summary: "the estimated size of tools/list in tokens",
+    rationale:
+      "The whole tool list is sent to the model with every request, so its size is a standing cost. Always reported, as a number to watch; estimated as ceil(characters of the compact tools/list JSON / 4), a rough rule of thumb for English text and JSON.",
+    example: "tools/list is about 2,431 tokens for 14 tools",
+    check: checkTokenEstimate,
+  },
+  {
+    id: "tool-list-too-large",
+    group: "quality",
+    level: "warning",
+    summary: "the estimated size of tools/list is over the token budget",
+    rationale:
+      "A tool list over the configured token budget (default 10,000 tokens; estimated as ceil(characters / 4)) crowds out the conversation, raises cost and latency, and degrades tool choice. Split the server, trim descriptions, or drop rarely used tools; the message names the largest tools.",
+    example: "tools/list is about 14,200 tokens, over the budget of 10,000",
+    check: checkTokenBudget,
+  },
+];

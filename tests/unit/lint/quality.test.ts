@@ -1,0 +1,317 @@
+/**
+ * Quality lint rules, pinned by a table: every rule has at least one row that produces a
+ * finding (target, path, message) and one that produces none.
+ */
+import { describe, expect, test } from "bun:test";
+import type { Contract } from "../../../src/contract/model.ts";
+import { DEFAULT_LINT_OPTIONS, type LintOptions } from "../../../src/lint/model.ts";
+import { nameStyle, nameWords, QUALITY_RULES } from "../../../src/lint/rules-quality.ts";
+import { contract, prompt, tool } from "../diff/helpers.ts";
+
+interface Expected {
+  kind?: string;
+  name?: string;
+  path: string;
+  /** Substring of the message. */
+  message: string;
+}
+
+interface Row {
+  rule: string;
+  title: string;
+  contract: Partial<Contract>;
+  options?: LintOptions;
+  /** Empty: the rule must find nothing. */
+  expected: Expected[];
+}
+
+const GOOD = "Get the daily weather forecast for a city.";
+const described = (name: string, extra = {}) => tool(name, { description: GOOD, ...extra });
+const names = (...list: string[]) => ({ tools: list.map((name) => described(name)) });
+
+const ROWS: Row[] = [
+  // descriptions
+  {
+    rule: "tool-description-missing",
+    title: "absent",
+    contract: { tools: [tool("sync")] },
+    expected: [{ kind: "tool", name: "sync", path: "/description", message: 'tool "sync" has no description' }],
+  },
+  {
+    rule: "tool-description-missing",
+    title: "whitespace only",
+    contract: { tools: [tool("sync", { description: "  \n" })] },
+    expected: [{ path: "/description", message: 'tool "sync" has an empty description' }],
+  },
+  {
+    rule: "tool-description-missing",
+    title: "not a string",
+    contract: { tools: [tool("sync", { description: 42 })] },
+    expected: [{ path: "/description", message: "has a description that is not a string" }],
+  },
+  { rule: "tool-description-missing", title: "present", contract: names("sync"), expected: [] },
+  {
+    rule: "tool-description-too-short",
+    title: "three words",
+    contract: { tools: [tool("q", { description: " Runs a query " })] },
+    expected: [{ path: "/description", message: 'description "Runs a query" is only 12 characters (under 20)' }],
+  },
+  {
+    rule: "tool-description-too-short",
+    title: "exactly 20 characters, or missing (another rule)",
+    contract: { tools: [tool("q", { description: "x".repeat(20) }), tool("r")] },
+    expected: [],
+  },
+  {
+    rule: "description-too-long",
+    title: "1,025 characters",
+    contract: { tools: [tool("q", { description: "x".repeat(1025) })] },
+    expected: [{ path: "/description", message: "description is 1025 characters (over 1,024)" }],
+  },
+  {
+    rule: "description-too-long",
+    title: "1,024 characters (astral characters count once)",
+    contract: { tools: [tool("q", { description: `${"x".repeat(1020)}😀😀😀😀` })] },
+    expected: [],
+  },
+  {
+    rule: "parameter-description-missing",
+    title: "two bare parameters listed in one finding",
+    contract: {
+      tools: [
+        described("t", {
+          inputSchema: {
+            type: "object",
+            properties: { path: { type: "string" }, mode: { type: "string", description: "r or w" }, n: true },
+          },
+        }),
+      ],
+    },
+    expected: [{ path: "/inputSchema/properties", message: '2 of 3 parameters have no description: "path", "n"' }],
+  },
+  {
+    rule: "parameter-description-missing",
+    title: "described directly or through a local $ref; nested properties are not counted",
+    contract: {
+      tools: [
+        described("t", {
+          inputSchema: {
+            type: "object",
+            $defs: { P: { type: "string", description: "A path" } },
+            properties: {
+              p: { $ref: "#/$defs/P" },
+              o: { type: "object", description: "Options", properties: { bare: { type: "string" } } },
+            },
+          },
+        }),
+      ],
+    },
+    expected: [],
+  },
+  {
+    rule: "prompt-description-missing",
+    title: "absent",
+    contract: { prompts: [prompt("review")] },
+    expected: [{ kind: "prompt", name: "review", path: "/description", message: 'prompt "review" has no description' }],
+  },
+  {
+    rule: "prompt-description-missing",
+    title: "present",
+    contract: { prompts: [prompt("review", { description: "Review a diff" })] },
+    expected: [],
+  },
+  // names
+  {
+    rule: "naming-style-inconsistent",
+    title: "snake_case majority with camelCase and kebab-case outliers",
+    contract: names("get_forecast", "set_alert", "list_stations", "getUser", "delete-item", "search"),
+    expected: [
+      {
+        kind: "server",
+        name: "",
+        path: "",
+        message:
+          'tool names mix naming styles: most are snake_case (3 of 5); outliers: "getUser" (camelCase), "delete-item" (kebab-case)',
+      },
+    ],
+  },
+  {
+    rule: "naming-style-inconsistent",
+    title: "one style, with single words that fit any style",
+    contract: names("getForecast", "setAlert", "search", "ping"),
+    expected: [],
+  },
+  {
+    rule: "mutation-without-hints",
+    title: "delete in snake_case, camelCase and kebab-case",
+    contract: {
+      tools: [
+        described("delete_file"),
+        described("updateRecord", { annotations: { idempotentHint: true } }),
+        described("edit-file"),
+      ],
+    },
+    expected: [
+      { name: "delete_file", path: "/annotations", message: 'tool "delete_file" sounds state-changing ("delete")' },
+      { name: "updateRecord", path: "/annotations", message: 'sounds state-changing ("update") but declares neither' },
+      { name: "edit-file", path: "/annotations", message: 'tool "edit-file" sounds state-changing ("edit")' },
+    ],
+  },
+  {
+    rule: "mutation-without-hints",
+    title: "hints declared, or words that only contain a verb",
+    contract: {
+      tools: [
+        described("delete_file", { annotations: { destructiveHint: true } }),
+        described("create-issue", { annotations: { readOnlyHint: false } }),
+        described("get_settings"),
+        described("list_posts"),
+        described("reader"),
+      ],
+    },
+    expected: [],
+  },
+  // schemas
+  {
+    rule: "enum-duplicate-values",
+    title: "a repeated string, and a repeated object deep in an outputSchema",
+    contract: {
+      tools: [
+        described("t", {
+          inputSchema: { type: "object", properties: { units: { enum: ["metric", "imperial", "metric"] } } },
+          outputSchema: {
+            type: "object",
+            properties: {
+              xs: {
+                type: "array",
+                items: {
+                  enum: [
+                    { a: 1, b: 2 },
+                    { b: 2, a: 1 },
+                  ],
+                },
+              },
+            },
+          },
+        }),
+      ],
+    },
+    expected: [
+      {
+        path: "/inputSchema/properties/units/enum/2",
+        message: 'enum value "metric" is listed twice (items 0 and 2)',
+      },
+      { path: "/outputSchema/properties/xs/items/enum/1", message: "is listed twice (items 0 and 1)" },
+    ],
+  },
+  {
+    rule: "enum-duplicate-values",
+    title: "distinct values (1 and 1.5, strings and numbers)",
+    contract: {
+      tools: [described("t", { inputSchema: { type: "object", properties: { x: { enum: [1, "1", 1.5, null] } } } })],
+    },
+    expected: [],
+  },
+  // size
+  {
+    rule: "tool-list-token-estimate",
+    title: "always reported, with the method",
+    contract: { tools: [tool("a")] },
+    expected: [
+      {
+        kind: "server",
+        name: "",
+        path: "",
+        // {"tools":[{"name":"a","inputSchema":{"type":"object"}}]} is 56 characters.
+        message: "tools/list is about 14 tokens for 1 tools (estimated as ceil(56 characters / 4))",
+      },
+    ],
+  },
+  {
+    rule: "tool-list-too-large",
+    title: "over a small budget, naming the largest tools",
+    contract: { tools: [tool("small"), tool("big", { description: "x".repeat(400) })] },
+    options: { tokenBudget: 50 },
+    expected: [
+      {
+        path: "",
+        message:
+          'over the budget of 50 (estimated as ceil(524 characters / 4)); largest tools: "big" (116), "small" (12)',
+      },
+    ],
+  },
+  {
+    rule: "tool-list-too-large",
+    title: "within the default budget",
+    contract: { tools: [tool("small")] },
+    expected: [],
+  },
+];
+
+const BY_ID = new Map(QUALITY_RULES.map((rule) => [rule.id, rule]));
+
+describe("quality rules", () => {
+  for (const row of ROWS) {
+    test(`${row.rule}: ${row.title}`, () => {
+      const rule = BY_ID.get(row.rule);
+      expect(rule).toBeDefined();
+      const findings = rule!.check(contract(row.contract), row.options ?? DEFAULT_LINT_OPTIONS);
+      expect(findings).toHaveLength(row.expected.length);
+      row.expected.forEach((want, i) => {
+        const got = findings[i]!;
+        expect(got.path).toBe(want.path);
+        expect(got.message).toContain(want.message);
+        if (want.kind) expect(got.target.kind).toBe(want.kind as never);
+        if (want.name !== undefined) expect(got.target.name).toBe(want.name);
+      });
+    });
+  }
+
+  test("tool-list-token-estimate reports even an empty list", () => {
+    const findings = BY_ID.get("tool-list-token-estimate")!.check(contract(), DEFAULT_LINT_OPTIONS);
+    expect(findings).toHaveLength(1);
+    expect(findings[0]!.evidence).toEqual({ tools: 0, characters: 12, tokens: 3 });
+  });
+
+  test("every rule has a positive and a negative row", () => {
+    for (const rule of QUALITY_RULES) {
+      const rows = ROWS.filter((row) => row.rule === rule.id);
+      expect({ id: rule.id, positive: rows.some((r) => r.expected.length > 0) }).toEqual({
+        id: rule.id,
+        positive: true,
+      });
+      if (rule.id === "tool-list-token-estimate") continue; // always reports, by design
+      expect({ id: rule.id, negative: rows.some((r) => r.expected.length === 0) }).toEqual({
+        id: rule.id,
+        negative: true,
+      });
+    }
+  });
+
+  test("rule metadata is complete, ids are kebab-case and unique", () => {
+    const ids = new Set<string>();
+    for (const rule of QUALITY_RULES) {
+      expect(rule.id).toMatch(/^[a-z]+(-[a-z0-9]+)*$/);
+      expect(ids.has(rule.id)).toBe(false);
+      ids.add(rule.id);
+      expect(rule.group).toBe("quality");
+      expect(rule.level).not.toBe("error");
+      for (const field of [rule.summary, rule.rationale, rule.example]) expect(field.length).toBeGreaterThan(0);
+    }
+  });
+
+  test.each([
+    ["get_forecast", "snake_case", ["get", "forecast"]],
+    ["get-forecast", "kebab-case", ["get", "forecast"]],
+    ["getForecast", "camelCase", ["get", "forecast"]],
+    ["GetForecast", "PascalCase", ["get", "forecast"]],
+    ["weather.get", "dot.case", ["weather", "get"]],
+    ["DATA_EXPORT", "SCREAMING_SNAKE_CASE", ["data", "export"]],
+    ["github.create_issue", "mixed", ["github", "create", "issue"]],
+    ["deleteHTTPRoute", "camelCase", ["delete", "http", "route"]],
+    ["search", undefined, ["search"]],
+  ] as const)("%s is %s", (name, style, words) => {
+    expect(nameStyle(name)).toBe(style);
+    expect(nameWords(name)).toEqual([...words]);
+  });
+});
