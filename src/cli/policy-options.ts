@@ -3,7 +3,7 @@
  * --enforce-semver), and the I/O around them: finding and reading the policy file, and
  * scanning the consumer's code. The decisions themselves are pure, in src/policy/.
  */
-import { readFileSync, statSync } from "node:fs";
+import { statSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { Option } from "@commander-js/extra-typings";
 import type { Change } from "../diff/model.ts";
@@ -13,6 +13,7 @@ import { emptyPolicy, POLICY_FILE, type Policy, parsePolicy } from "../policy/po
 import { applyScope, type ConsumerUsage, describeUsage, parseUsedList } from "../policy/scope.ts";
 import { breakGlassFrom, type VerdictOptions } from "../policy/verdict.ts";
 import type { FailOn, ReportChange } from "../report/model.ts";
+import { readUserFile } from "../util/read-user-file.ts";
 import type { Ui } from "./ui.ts";
 import { scanUsedBy } from "./used-by-scan.ts";
 
@@ -79,19 +80,11 @@ export function locatePolicy(option: string | false | undefined, beside: string)
 }
 
 export function readPolicyFile(path: string, explicit: boolean): Policy {
-  let text: string;
-  try {
-    text = readFileSync(path, "utf8");
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === "ENOENT") {
-      throw new UsageError(
-        `no policy file at ${path}${explicit ? " (--policy)" : ""}. Check the path, or leave --policy out to use ${POLICY_FILE} beside the baseline.`,
-      );
-    }
-    if (code === "EISDIR") throw new UsageError(`${path} is a directory, not a policy file (--policy).`);
-    throw new UsageError(`cannot read the policy file ${path}: ${(error as Error).message}`);
-  }
+  const text = readUserFile(path, {
+    missing: `no policy file at ${path}${explicit ? " (--policy)" : ""}. Check the path, or leave --policy out to use ${POLICY_FILE} beside the baseline.`,
+    aKind: "a policy file (--policy)",
+    theKind: "the policy file",
+  });
   return parsePolicy(text, path);
 }
 

@@ -13,6 +13,7 @@ import addFormats from "ajv-formats";
 import { type Contract, isJsonObject, type Json, type JsonObject, type Tool } from "../contract/model.ts";
 import { pointer } from "../diff/change.ts";
 import type { TargetKind } from "../diff/model.ts";
+import { forEachSubschema } from "../schema/subschemas.ts";
 import type { Finding, LintRule } from "./model.ts";
 
 export type Found = Omit<Finding, "rule" | "level">;
@@ -42,25 +43,6 @@ export function found(kind: TargetKind, name: string, path: string, message: str
     : { target: { kind, name }, path, message, evidence };
 }
 
-/** Keywords whose value is one subschema. */
-const ONE_SCHEMA = [
-  "additionalProperties",
-  "unevaluatedProperties",
-  "propertyNames",
-  "additionalItems",
-  "unevaluatedItems",
-  "contains",
-  "not",
-  "if",
-  "then",
-  "else",
-  "contentSchema",
-];
-/** Keywords whose value maps names to subschemas. */
-const SCHEMA_MAP = ["properties", "patternProperties", "$defs", "definitions", "dependentSchemas", "dependencies"];
-/** Keywords whose value is a list of subschemas. */
-const SCHEMA_LIST = ["allOf", "anyOf", "oneOf", "prefixItems"];
-
 export interface SchemaNode {
   schema: JsonObject;
   /** JSON Pointer of this subschema inside the item (e.g. "/inputSchema/properties/city"). */
@@ -74,21 +56,9 @@ export interface SchemaNode {
 export function* walkSchema(schema: Json | undefined, path: string): Generator<SchemaNode> {
   if (!isJsonObject(schema)) return;
   yield { schema, path };
-  for (const key of ONE_SCHEMA) yield* walkSchema(schema[key], pointer(path, key));
-  for (const key of SCHEMA_MAP) {
-    const map = schema[key];
-    if (!isJsonObject(map)) continue;
-    for (const [name, sub] of Object.entries(map)) yield* walkSchema(sub, pointer(path, key, name));
-  }
-  for (const key of SCHEMA_LIST) {
-    const list = schema[key];
-    if (!Array.isArray(list)) continue;
-    for (let i = 0; i < list.length; i++) yield* walkSchema(list[i], pointer(path, key, i));
-  }
-  const items = schema.items;
-  if (Array.isArray(items))
-    for (let i = 0; i < items.length; i++) yield* walkSchema(items[i], pointer(path, "items", i));
-  else yield* walkSchema(items, pointer(path, "items"));
+  const children: [Json, string[]][] = [];
+  forEachSubschema(schema, (child, segments) => children.push([child, segments]));
+  for (const [child, segments] of children) yield* walkSchema(child, pointer(path, ...segments));
 }
 
 export const SCHEMA_KEYS = ["inputSchema", "outputSchema"] as const;

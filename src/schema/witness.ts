@@ -17,6 +17,7 @@ import Ajv2020 from "ajv/dist/2020";
 import addFormats from "ajv-formats";
 import { fullFormats } from "ajv-formats/dist/formats";
 import { isJsonObject, type Json, type JsonObject } from "../contract/model.ts";
+import { forEachSubschema } from "./subschemas.ts";
 
 export type WitnessDirection = "input" | "output";
 
@@ -99,58 +100,6 @@ function newCompiler(dialect: Dialect): Compiler {
         : new Ajv(AJV_OPTIONS);
   addFormats(ajv);
   return ajv as unknown as Compiler;
-}
-
-/** Keywords whose value is one subschema. */
-const SCHEMA_KEYWORDS = [
-  "additionalProperties",
-  "unevaluatedProperties",
-  "propertyNames",
-  "additionalItems",
-  "unevaluatedItems",
-  "contains",
-  "not",
-  "if",
-  "then",
-  "else",
-  "items",
-];
-/** Keywords whose value is an array of subschemas. */
-const SCHEMA_ARRAY_KEYWORDS = ["allOf", "anyOf", "oneOf", "prefixItems"];
-/** Keywords whose value maps names to subschemas. */
-const SCHEMA_MAP_KEYWORDS = [
-  "properties",
-  "patternProperties",
-  "$defs",
-  "definitions",
-  "dependentSchemas",
-  "dependencies",
-];
-
-/** Call visit for every subschema (structural positions only, not values such as enum). */
-function forEachSubschema(
-  node: Json,
-  visit: (child: Json, segments: string[]) => void,
-  options: { defs: boolean } = { defs: true },
-): void {
-  if (!isJsonObject(node)) return;
-  for (const key of SCHEMA_KEYWORDS) {
-    const value = node[key];
-    if (value === undefined) continue;
-    if (Array.isArray(value)) {
-      for (const [i, v] of value.entries()) visit(v, [key, String(i)]);
-    } else visit(value, [key]);
-  }
-  for (const key of SCHEMA_ARRAY_KEYWORDS) {
-    const value = node[key];
-    if (Array.isArray(value)) for (const [i, v] of value.entries()) visit(v, [key, String(i)]);
-  }
-  for (const key of SCHEMA_MAP_KEYWORDS) {
-    if (!options.defs && (key === "$defs" || key === "definitions")) continue;
-    const value = node[key];
-    if (!isJsonObject(value)) continue;
-    for (const [name, v] of Object.entries(value)) if (!Array.isArray(v)) visit(v, [key, name]);
-  }
 }
 
 interface SchemaTraits {
