@@ -9,7 +9,7 @@
  */
 import type { Severity } from "./model.ts";
 
-export type RuleGroup = "schema" | "tool" | "resource" | "template" | "prompt" | "server";
+export type RuleGroup = "schema" | "tool" | "resource" | "template" | "prompt" | "server" | "security";
 
 export interface Rule {
   id: string;

@@ -276,22 +276,15 @@ export function estimateTokens(value: Json): number {
 
 const n = (value: number) => value.toLocaleString("en-US");
 
-function toolListSize(contract: Contract): { characters: number; tokens: number } {
+/**
+ * The estimated size of the whole tool list in a model's context: ceil(characters of the
+ * compact tools/list JSON / 4). Every lint report carries it (a number to watch, not a
+ * finding, so that `--fail-on info` does not fail on every server); tool-list-too-large
+ * warns over the budget.
+ */
+export function toolListSize(contract: Contract): { tools: number; characters: number; tokens: number } {
   const characters = JSON.stringify({ tools: contract.tools }).length;
-  return { characters, tokens: Math.ceil(characters / 4) };
-}
-
-function checkTokenEstimate(contract: Contract): Found[] {
-  const { characters, tokens } = toolListSize(contract);
-  return [
-    found(
-      "server",
-      "",
-      "",
-      `tools/list is about ${n(tokens)} tokens for ${contract.tools.length} tools (estimated as ceil(${n(characters)} characters / 4))`,
-      { tools: contract.tools.length, characters, tokens },
-    ),
-  ];
+  return { tools: contract.tools.length, characters, tokens: Math.ceil(characters / 4) };
 }
 
 function checkTokenBudget(contract: Contract, options: { tokenBudget: number }): Found[] {
@@ -395,16 +388,6 @@ export const QUALITY_RULES: LintRule[] = [
       "JSON Schema says enum values SHOULD be unique. A duplicate is harmless to validation but usually a copy-paste slip hiding a missing value, and it costs tokens.",
     example: '"enum": ["metric", "imperial", "metric"]',
     check: checkEnumDuplicates,
-  },
-  {
-    id: "tool-list-token-estimate",
-    group: "quality",
-    level: "info",
-    summary: "the estimated size of tools/list in tokens",
-    rationale:
-      "The whole tool list is sent to the model with every request, so its size is a standing cost. Always reported, as a number to watch; estimated as ceil(characters of the compact tools/list JSON / 4), a rough rule of thumb for English text and JSON.",
-    example: "tools/list is about 2,431 tokens for 14 tools",
-    check: checkTokenEstimate,
   },
   {
     id: "tool-list-too-large",

@@ -11,6 +11,7 @@ const GROUP_TITLES: Record<RuleGroup, string> = {
   template: "Resource templates",
   prompt: "Prompts",
   server: "Server",
+  security: "Security drift (text that turns hostile)",
 };
 
 const GROUP_INTRO: Partial<Record<RuleGroup, string>> = {

@@ -29,8 +29,8 @@ describe("lint catalog", () => {
     expect(all.length).toBeGreaterThan(0);
     for (const finding of all) expect(LINT_RULES.find((r) => r.id === finding.rule)?.level).toBe(finding.level);
     expect(lintContract(contract)).toEqual(all);
-    const without = lintContract(contract, undefined, new Set(["tool-list-token-estimate"]));
-    expect(without.some((f) => f.rule === "tool-list-token-estimate")).toBe(false);
-    expect(all.some((f) => f.rule === "tool-list-token-estimate")).toBe(true);
+    const without = lintContract(contract, undefined, new Set(["parameter-description-missing"]));
+    expect(without.some((f) => f.rule === "parameter-description-missing")).toBe(false);
+    expect(all.some((f) => f.rule === "parameter-description-missing")).toBe(true);
   });
 });

@@ -5,7 +5,7 @@
 import { describe, expect, test } from "bun:test";
 import type { Contract } from "../../../src/contract/model.ts";
 import { DEFAULT_LINT_OPTIONS, type LintOptions } from "../../../src/lint/model.ts";
-import { nameStyle, nameWords, QUALITY_RULES } from "../../../src/lint/rules-quality.ts";
+import { nameStyle, nameWords, QUALITY_RULES, toolListSize } from "../../../src/lint/rules-quality.ts";
 import { contract, prompt, tool } from "../diff/helpers.ts";
 
 interface Expected {
@@ -214,20 +214,6 @@ const ROWS: Row[] = [
   },
   // size
   {
-    rule: "tool-list-token-estimate",
-    title: "always reported, with the method",
-    contract: { tools: [tool("a")] },
-    expected: [
-      {
-        kind: "server",
-        name: "",
-        path: "",
-        // {"tools":[{"name":"a","inputSchema":{"type":"object"}}]} is 56 characters.
-        message: "tools/list is about 14 tokens for 1 tools (estimated as ceil(56 characters / 4))",
-      },
-    ],
-  },
-  {
     rule: "tool-list-too-large",
     title: "over a small budget, naming the largest tools",
     contract: { tools: [tool("small"), tool("big", { description: "x".repeat(400) })] },
@@ -267,10 +253,10 @@ describe("quality rules", () => {
     });
   }
 
-  test("tool-list-token-estimate reports even an empty list", () => {
-    const findings = BY_ID.get("tool-list-token-estimate")!.check(contract(), DEFAULT_LINT_OPTIONS);
-    expect(findings).toHaveLength(1);
-    expect(findings[0]!.evidence).toEqual({ tools: 0, characters: 12, tokens: 3 });
+  test("toolListSize estimates ceil(characters / 4), even for an empty list", () => {
+    expect(toolListSize(contract())).toEqual({ tools: 0, characters: 12, tokens: 3 });
+    // {"tools":[{"name":"a","inputSchema":{"type":"object"}}]} is 56 characters.
+    expect(toolListSize(contract({ tools: [tool("a")] }))).toEqual({ tools: 1, characters: 56, tokens: 14 });
   });
 
   test("every rule has a positive and a negative row", () => {
@@ -280,7 +266,6 @@ describe("quality rules", () => {
         id: rule.id,
         positive: true,
       });
-      if (rule.id === "tool-list-token-estimate") continue; // always reports, by design
       expect({ id: rule.id, negative: rows.some((r) => r.expected.length === 0) }).toEqual({
         id: rule.id,
         negative: true,
