@@ -1,4 +1,4 @@
-/** Regenerate docs/rules.md from the rule catalog (npm run docs). A test fails when they differ. */
+/** Regenerate docs/rules.md from both rule catalogs, diff and lint (npm run docs). A test fails when they differ. */
 import { writeFileSync } from "node:fs";
 import { renderRulesMarkdown } from "../src/report/rules-doc.ts";
 

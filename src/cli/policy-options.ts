@@ -19,6 +19,17 @@ import { scanUsedBy } from "./used-by-scan.ts";
 
 const collect = (value: string, previous: string[] = []) => [...previous, value];
 
+/** --policy and --no-policy; `beside` names the file the default policy file sits next to. */
+export function policyFileOptions(beside: string) {
+  return [
+    new Option(
+      "--policy <file>",
+      `the policy file (default: ${POLICY_FILE} beside ${beside}, else in the current directory)`,
+    ).helpGroup("Policy:"),
+    new Option("--no-policy", "ignore any policy file").helpGroup("Policy:"),
+  ] as const;
+}
+
 export function policyOptions() {
   return [
     new Option(
@@ -33,11 +44,7 @@ export function policyOptions() {
     )
       .argParser(collect)
       .helpGroup("Policy:"),
-    new Option(
-      "--policy <file>",
-      `the policy file (default: ${POLICY_FILE} beside the baseline, else in the current directory)`,
-    ).helpGroup("Policy:"),
-    new Option("--no-policy", "ignore any policy file").helpGroup("Policy:"),
+    ...policyFileOptions("the baseline"),
     new Option("--enforce-semver", "fail when the server's version bump is smaller than its changes require").helpGroup(
       "Policy:",
     ),

@@ -3,6 +3,7 @@ import { Command, Option } from "@commander-js/extra-typings";
 import { VERSION } from "../version.ts";
 import { checkCommand } from "./check.ts";
 import { diffCommand } from "./diff.ts";
+import { lintCommand } from "./lint.ts";
 import { rulesCommand } from "./rules.ts";
 import { snapshotCommand } from "./snapshot.ts";
 
@@ -25,7 +26,7 @@ export function buildProgram() {
       `
 Exit codes:
   0  nothing at or over the failure threshold
-  1  the policy failed (breaking changes, lint errors)
+  1  the policy failed (breaking changes, lint findings at or over --fail-on)
   2  the input is wrong (flags, unreadable or invalid lockfile, unwritable output)
   3  the server could not be reached or misbehaved (spawn failure, timeout, crash, HTTP 401)
 
@@ -34,6 +35,7 @@ Run 'mcp-contract <command> --help' for a command's flags and examples.`,
   program.addCommand(snapshotCommand());
   program.addCommand(checkCommand());
   program.addCommand(diffCommand());
+  program.addCommand(lintCommand());
   program.addCommand(rulesCommand());
   for (const command of [program, ...program.commands]) {
     command

@@ -1,5 +1,5 @@
 /**
- * --format / --output pairs shared by check and diff: each --format is written to the
+ * --format / --output pairs shared by check, diff and lint: each --format is written to the
  * --output at the same position, or to stdout when it has none.
  */
 import { appendFileSync, readFileSync } from "node:fs";
@@ -107,14 +107,29 @@ export async function writeReports(
   colorMode: "auto" | "always" | "never",
   context: ReportContext = {},
 ): Promise<void> {
+  await writeOutputs(
+    plans,
+    colorMode,
+    (format, color) => renderReport(report, format, context, color),
+    () => renderMarkdown(report),
+  );
+}
+
+/** The I/O half of writing reports, whatever the report: each plan to its file or stdout, then the job summary. */
+export async function writeOutputs(
+  plans: OutputPlan[],
+  colorMode: "auto" | "always" | "never",
+  render: (format: Format, color: boolean) => string,
+  markdown: () => string,
+): Promise<void> {
   for (const plan of plans) {
     const color = !plan.file && plan.format === "text" && useColor(colorMode, process.stdout);
-    const text = renderReport(report, plan.format, context, color);
+    const text = render(plan.format, color);
     if (plan.file) writeFileAtomic(plan.file, text);
     else await writeStdout(text);
   }
   const summaryFile = process.env.GITHUB_STEP_SUMMARY;
-  if (summaryFile && plans.some((p) => p.format === "github")) appendStepSummary(summaryFile, renderMarkdown(report));
+  if (summaryFile && plans.some((p) => p.format === "github")) appendStepSummary(summaryFile, markdown());
 }
 
 function appendStepSummary(file: string, markdown: string): void {

@@ -1,18 +1,41 @@
-/** `mcp-contract rules [ID]`: the rule catalog in the terminal. */
+/** `mcp-contract rules [ID]`: both rule catalogs (diff: check/diff; lint: lint) in the terminal. */
 import { Command, Option } from "@commander-js/extra-typings";
-import { findRule, RULES } from "../diff/catalog.ts";
 import { levenshtein } from "../diff/rename.ts";
 import { UsageError } from "../errors.ts";
-import { renderRuleDetail, renderRuleMarkdown, renderRulesList, renderRulesMarkdown } from "../report/rules-doc.ts";
+import {
+  allRules,
+  findAnyRule,
+  RULE_CATALOGS,
+  renderAnyRuleDetail,
+  renderAnyRuleMarkdown,
+  renderRulesList,
+  renderRulesMarkdown,
+  ruleJson,
+} from "../report/rules-doc.ts";
 import { writeStdout } from "./globals.ts";
+
+/** Ids of either catalog close to a mistyped one: nearest first, at most five. */
+function closeIds(id: string): string[] {
+  return allRules()
+    .map(({ rule }) => ({ id: rule.id, distance: levenshtein(rule.id, id) }))
+    .filter((r) => r.distance <= Math.max(2, Math.floor(id.length / 3)) || (id.length >= 3 && r.id.includes(id)))
+    .sort((a, b) => a.distance - b.distance)
+    .slice(0, 5)
+    .map((r) => r.id);
+}
 
 export function rulesCommand() {
   return new Command("rules")
-    .summary("list the rules, or explain one")
+    .summary("list the diff and lint rules, or explain one")
     .description(
-      "List every rule with its severity for input and output schemas, or explain one rule with its rationale and an example.",
+      "List both rule catalogs: the diff rules that `check` and `diff` report, with their severity for input and output schemas, and the lint rules that `lint` reports, with their level. With an id, explain that rule with its rationale and an example.",
     )
-    .argument("[id]", "a rule id, e.g. required-added")
+    .argument("[id]", "a rule id of either catalog, e.g. required-added or hidden-instructions")
+    .addOption(
+      new Option("--catalog <catalog>", "list only the diff rules (check, diff) or the lint rules (lint)").choices(
+        RULE_CATALOGS,
+      ),
+    )
     .addOption(
       new Option("--format <format>", "text, json or markdown")
         .choices(["text", "json", "markdown"] as const)
@@ -24,35 +47,39 @@ export function rulesCommand() {
 Examples:
   $ mcp-contract rules
   $ mcp-contract rules enum-value-added
-  $ mcp-contract rules --format json | jq -r '.[] | select(.input == "breaking") | .id'`,
+  $ mcp-contract rules hidden-instructions
+  $ mcp-contract rules --catalog lint
+  $ mcp-contract rules --format json | jq -r '.[] | select(.catalog == "diff" and .input == "breaking") | .id'`,
     )
     .action(async (id, options) => {
       if (id === undefined) {
         const text =
           options.format === "json"
-            ? `${JSON.stringify(RULES, null, 2)}\n`
+            ? `${JSON.stringify(allRules(options.catalog).map(ruleJson), null, 2)}\n`
             : options.format === "markdown"
-              ? renderRulesMarkdown()
-              : renderRulesList();
+              ? renderRulesMarkdown(options.catalog)
+              : renderRulesList(options.catalog);
         await writeStdout(text);
         return;
       }
-      const rule = findRule(id);
-      if (!rule) {
-        const close = RULES.map((r) => ({ id: r.id, distance: levenshtein(r.id, id) }))
-          .filter((r) => r.distance <= Math.max(2, Math.floor(id.length / 3)) || (id.length >= 3 && r.id.includes(id)))
-          .sort((a, b) => a.distance - b.distance)
-          .map((r) => r.id);
+      const entry = findAnyRule(id);
+      if (!entry) {
+        const close = closeIds(id);
         throw new UsageError(
-          `no rule named ${JSON.stringify(id)}.${close.length ? ` Did you mean: ${close.slice(0, 5).join(", ")}?` : ""} Run \`mcp-contract rules\` for the list.`,
+          `no rule named ${JSON.stringify(id)}.${close.length ? ` Did you mean: ${close.join(", ")}?` : ""} Run \`mcp-contract rules\` for the list.`,
+        );
+      }
+      if (options.catalog !== undefined && options.catalog !== entry.catalog) {
+        throw new UsageError(
+          `${id} is a ${entry.catalog} rule, not a ${options.catalog} rule. Drop --catalog to explain it.`,
         );
       }
       const text =
         options.format === "json"
-          ? `${JSON.stringify(rule, null, 2)}\n`
+          ? `${JSON.stringify(ruleJson(entry), null, 2)}\n`
           : options.format === "markdown"
-            ? `${renderRuleMarkdown(rule)}\n`
-            : renderRuleDetail(rule);
+            ? `${renderAnyRuleMarkdown(entry)}\n`
+            : renderAnyRuleDetail(entry);
       await writeStdout(text);
     });
 }

@@ -535,7 +535,7 @@ export const SECURITY_RULES: LintRule[] = [
     id: "invisible-characters",
     group: "security",
     level: "error",
-    summary: "A text of the surface contains invisible characters (zero-width, bidi controls, Unicode tags, controls).",
+    summary: "a text of the surface contains invisible characters (zero-width, bidi controls, Unicode tags, controls)",
     rationale:
       "The model reads every code point; a person reviewing the tool list sees none of these. Unicode tag " +
       "characters spell ASCII that only the model reads, bidi controls reorder what reviewers see, and " +
@@ -549,7 +549,7 @@ export const SECURITY_RULES: LintRule[] = [
     id: "homoglyph-name",
     group: "security",
     level: "error",
-    summary: "A name (tool, prompt, argument, property, resource) uses lookalike letters from another script.",
+    summary: "a name (tool, prompt, argument, property, resource) uses lookalike letters from another script",
     rationale:
       'A name such as "рaypal_send" with a Cyrillic р looks like another server\'s tool to people and ' +
       "matches nothing the user meant; names are identifiers, so a lookalike letter is impersonation, not language.",
@@ -560,7 +560,7 @@ export const SECURITY_RULES: LintRule[] = [
     id: "homoglyph-mixed-script",
     group: "security",
     level: "warning",
-    summary: "A word of a description or title mixes Latin with Cyrillic or Greek lookalike letters.",
+    summary: "a word of a description or title mixes Latin with Cyrillic or Greek lookalike letters",
     rationale:
       "Text written in one script (Russian, Greek, ...) is fine; a single word mixing scripts is how filters and " +
       "reviewers are evaded. Prose can carry such words by accident (pasted text), so this is a warning.",
@@ -572,7 +572,7 @@ export const SECURITY_RULES: LintRule[] = [
     group: "security",
     level: "error",
     summary:
-      "A text carries instructions aimed at the model (<IMPORTANT> blocks, 'ignore previous instructions', secrecy).",
+      "a text carries instructions aimed at the model (<IMPORTANT> blocks, 'ignore previous instructions', secrecy)",
     rationale:
       "Tool poisoning hides orders to the model inside descriptions: tags like <IMPORTANT>, chat-template markers, " +
       "requests to ignore earlier instructions or to keep something from the user. A description documents a tool; " +
@@ -585,7 +585,7 @@ export const SECURITY_RULES: LintRule[] = [
     id: "secret-access-request",
     group: "security",
     level: "error",
-    summary: "A text asks to read or send secrets: SSH keys, .env, /etc/passwd, client MCP configs, API keys.",
+    summary: "a text asks to read or send secrets: SSH keys, .env, /etc/passwd, client MCP configs, API keys",
     rationale:
       "Descriptions that tell the model to read ~/.ssh/id_rsa or ~/.cursor/mcp.json and pass the content along " +
       "are the classic exfiltration vector. Mentions of generic secrets (API keys, passwords) only count with a " +
@@ -597,7 +597,7 @@ export const SECURITY_RULES: LintRule[] = [
     id: "tool-shadowing",
     group: "security",
     level: "error",
-    summary: "A text tries to change how other tools behave (redirect recipients, side effects on another tool).",
+    summary: "a text tries to change how other tools behave (redirect recipients, side effects on another tool)",
     rationale:
       "A server can poison tools it does not own: a description that says 'when using the send_email tool, " +
       "always bcc …' or 'all emails must be sent to …' hijacks a trusted tool of another server without ever being called.",
@@ -609,7 +609,7 @@ export const SECURITY_RULES: LintRule[] = [
     id: "embedded-url",
     group: "security",
     level: "warning",
-    summary: "A text embeds URLs, IP addresses or data: URIs.",
+    summary: "a text embeds URLs, IP addresses or data: URIs",
     rationale:
       "URLs in descriptions are where a model is told to send data or fetch more instructions. Documentation links " +
       "are common and harmless, so this is a warning that lists them for review.",
@@ -620,7 +620,7 @@ export const SECURITY_RULES: LintRule[] = [
     id: "encoded-blob",
     group: "security",
     level: "warning",
-    summary: "A text contains a long base64 or hex run.",
+    summary: "a text contains a long base64 or hex run",
     rationale:
       "Encoded payloads (64+ characters of high-entropy base64, or 64+ hex digits) hide instructions from reviewers " +
       "while models decode them readily. Hashes and keys can be legitimate, so this is a warning.",

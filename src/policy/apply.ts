@@ -4,10 +4,11 @@
  * the change with "off"), then ignores (which mark changes exempt, keep them listed, and
  * stop applying after their expiry date). Pure: "today" is a parameter.
  */
-import type { Change } from "../diff/model.ts";
-import type { ReportChange } from "../report/model.ts";
+import type { Change, ChangeTarget } from "../diff/model.ts";
+import type { Finding } from "../lint/model.ts";
+import type { Exemption } from "../report/model.ts";
 import { compileGlob } from "./glob.ts";
-import type { IgnoreEntry, Policy, RuleLevel, RuleOverride } from "./policy.ts";
+import { type Catalog, catalogOf, type IgnoreEntry, type Policy, type RuleLevel, type RuleOverride } from "./policy.ts";
 
 /** Today as YYYY-MM-DD in UTC: the date ignores expire against. */
 export function todayUtc(now: Date = new Date()): string {
@@ -32,6 +33,18 @@ export function applyRuleOverrides<C extends Change>(changes: readonly C[], poli
   return out;
 }
 
+/** Lint level overrides: another level, or "off" to drop the finding. */
+export function applyLintOverrides<F extends Finding>(findings: readonly F[], policy: Policy): F[] {
+  if (policy.lintRules.size === 0) return [...findings];
+  const out: F[] = [];
+  for (const finding of findings) {
+    const level = policy.lintRules.get(finding.rule);
+    if (level === "off") continue;
+    out.push(level && level !== finding.level ? { ...finding, level } : finding);
+  }
+  return out;
+}
+
 /** "rule tool-removed on tool:legacy_*", "fingerprint 3f2a…", "tool:get_*": what an ignore selects. */
 export function describeIgnore(entry: IgnoreEntry): string {
   const parts: string[] = [];
@@ -42,7 +55,15 @@ export function describeIgnore(entry: IgnoreEntry): string {
   return parts.join(" ");
 }
 
-function ignoreMatcher(entry: IgnoreEntry): (change: Change) => boolean {
+/** What an ignore can select: a diff change or a lint finding. */
+export interface Ignorable {
+  rule: string;
+  target: ChangeTarget;
+  fingerprint: string;
+  exempt?: Exemption;
+}
+
+function ignoreMatcher(entry: IgnoreEntry): (change: Ignorable) => boolean {
   const target = entry.target;
   const nameMatches = target ? compileGlob(target.glob) : undefined;
   return (change) => {
@@ -56,21 +77,32 @@ function ignoreMatcher(entry: IgnoreEntry): (change: Change) => boolean {
   };
 }
 
-export interface IgnoreOutcome {
-  changes: ReportChange[];
+export interface IgnoreOutcome<T> {
+  changes: T[];
   notices: string[];
 }
 
 /**
- * Mark changes that an active ignore selects as exempt ("ignored", with its reason). The
- * first matching ignore gives the reason. Expired ignores do not apply and each adds a notice; so does
- * an active ignore that matched nothing, so stale entries get cleaned up.
+ * Mark changes (or findings) that an active ignore selects as exempt ("ignored", with its
+ * reason). The first matching ignore gives the reason. Expired ignores do not apply and each
+ * adds a notice; so does an active ignore that matched nothing, so stale entries get cleaned up.
+ *
+ * One policy file serves check/diff (catalog "diff") and lint ("lint"): an ignore that names a
+ * rule of the other catalog is left to that command. One that names no rule applies to both,
+ * and only check/diff calls it unused (lint cannot know whether a change needs it).
  */
-export function applyIgnores(changes: readonly ReportChange[], policy: Policy, today: string): IgnoreOutcome {
+export function applyIgnores<T extends Ignorable>(
+  changes: readonly T[],
+  policy: Policy,
+  today: string,
+  catalog: Catalog = "diff",
+): IgnoreOutcome<T & { exempt?: Exemption }> {
   const notices: string[] = [];
-  const active: { entry: IgnoreEntry; matches: (c: Change) => boolean; used: boolean }[] = [];
+  const active: { entry: IgnoreEntry; matches: (c: Ignorable) => boolean; used: boolean }[] = [];
   const where = (entry: IgnoreEntry) => `${policy.source} ($.ignore[${entry.index}])`;
-  for (const entry of policy.ignore) {
+  const mine = (entry: IgnoreEntry) => entry.rule === undefined || catalogOf(entry.rule) === catalog;
+  const reportsUnused = (entry: IgnoreEntry) => entry.rule !== undefined || catalog === "diff";
+  for (const entry of policy.ignore.filter(mine)) {
     if (entry.expires !== undefined && entry.expires < today) {
       notices.push(
         `ignore for ${describeIgnore(entry)} expired on ${entry.expires} (${entry.reason}): it no longer applies. Remove it from ${where(entry)}, or move its "expires" date if it is still needed.`,
@@ -88,9 +120,9 @@ export function applyIgnores(changes: readonly ReportChange[], policy: Policy, t
     return { ...change, exempt: { kind: "ignored" as const, reason: hit.entry.reason } };
   });
   for (const { entry, used } of active) {
-    if (!used) {
+    if (!used && reportsUnused(entry)) {
       notices.push(
-        `unused ignore for ${describeIgnore(entry)} (${entry.reason}): it matched no change. Remove it from ${where(entry)} if it is no longer needed.`,
+        `unused ignore for ${describeIgnore(entry)} (${entry.reason}): it matched no ${catalog === "diff" ? "change" : "finding"}. Remove it from ${where(entry)} if it is no longer needed.`,
       );
     }
   }

@@ -6,7 +6,7 @@
  *
  * {
  *   "version": 1,
- *   "rules": { "description-changed": "off", "enum-value-added": { "output": "minor" } },
+ *   "rules": { "description-changed": "off", "enum-value-added": { "output": "minor" }, "embedded-url": "info" },
  *   "ignore": [
  *     { "rule": "tool-removed", "target": "tool:legacy_*", "reason": "…", "expires": "2026-06-30" },
  *     { "fingerprint": "3f2a9c0d1e4b5a67", "reason": "…" }
@@ -20,6 +20,8 @@ import { findRule, RULES } from "../diff/catalog.ts";
 import type { Direction, Severity, TargetKind } from "../diff/model.ts";
 import { levenshtein } from "../diff/rename.ts";
 import { UsageError } from "../errors.ts";
+import { findLintRule, LINT_RULES } from "../lint/catalog.ts";
+import { LINT_LEVELS, type LintLevel } from "../lint/model.ts";
 import { FAIL_ON, type FailOn } from "../report/model.ts";
 
 export const POLICY_FILE = "mcp-contract.config.json";
@@ -30,6 +32,17 @@ export const RULE_LEVELS: readonly RuleLevel[] = ["breaking", "minor", "patch", 
 
 /** A rule's override: one level for every change, or one per schema direction. */
 export type RuleOverride = { all: RuleLevel } | Partial<Record<Direction, RuleLevel>>;
+
+/** A lint rule's override (`mcp-contract lint`): another level, or "off". */
+export type LintRuleLevel = LintLevel | "off";
+export const LINT_RULE_LEVELS: readonly LintRuleLevel[] = [...LINT_LEVELS, "off"];
+
+/** Which catalog a rule id belongs to: diff rules judge check and diff, lint rules judge lint. */
+export type Catalog = "diff" | "lint";
+
+export function catalogOf(ruleId: string): Catalog | undefined {
+  return findRule(ruleId) ? "diff" : findLintRule(ruleId) ? "lint" : undefined;
+}
 
 export interface TargetSelector {
   /** Absent: any kind. */
@@ -54,14 +67,17 @@ export interface IgnoreEntry {
 export interface Policy {
   /** The file it came from, for messages. */
   source: string;
+  /** Overrides of diff rules (check, diff). */
   rules: ReadonlyMap<string, RuleOverride>;
+  /** Overrides of lint rules (lint). */
+  lintRules: ReadonlyMap<string, LintRuleLevel>;
   ignore: readonly IgnoreEntry[];
   failOn?: FailOn;
 }
 
 /** No policy file: nothing overridden, nothing ignored. */
 export function emptyPolicy(source = ""): Policy {
-  return { source, rules: new Map(), ignore: [] };
+  return { source, rules: new Map(), lintRules: new Map(), ignore: [] };
 }
 
 const TOP_KEYS = ["$schema", "version", "rules", "ignore", "failOn"];
@@ -169,11 +185,8 @@ export function parsePolicy(text: string, source: string): Policy {
     return value as RuleLevel;
   };
   const checkRuleId = (id: string, path: string) => {
-    if (!findRule(id)) {
-      const close = suggest(
-        id,
-        RULES.map((r) => r.id),
-      );
+    if (!catalogOf(id)) {
+      const close = suggest(id, [...RULES.map((r) => r.id), ...LINT_RULES.map((r) => r.id)]);
       throw problem(
         path,
         `unknown rule id ${JSON.stringify(id)}.${close.length ? ` Did you mean ${close.map((c) => JSON.stringify(c)).join(" or ")}?` : ""} Run \`mcp-contract rules\` for the list`,
@@ -199,13 +212,22 @@ export function parsePolicy(text: string, source: string): Policy {
   }
 
   const rules = new Map<string, RuleOverride>();
+  const lintRules = new Map<string, LintRuleLevel>();
   if (data.rules !== undefined) {
     if (!isJsonObject(data.rules))
       throw problem("$.rules", `expected an object of rule id → level, ${found(data.rules)}`);
     for (const [id, value] of Object.entries(data.rules)) {
       const path = pathKey("$.rules", id);
       checkRuleId(id, path);
-      if (isJsonObject(value)) {
+      if (catalogOf(id) === "lint") {
+        if (typeof value !== "string" || !LINT_RULE_LEVELS.includes(value as LintRuleLevel)) {
+          throw problem(
+            path,
+            `${JSON.stringify(id)} is a lint rule: expected "error", "warning", "info" or "off", ${found(value)}`,
+          );
+        }
+        lintRules.set(id, value as LintRuleLevel);
+      } else if (isJsonObject(value)) {
         checkKeys(value, path, DIRECTION_KEYS);
         if (Object.keys(value).length === 0) throw problem(path, `expected "input" and/or "output", found {}`);
         const override: Partial<Record<Direction, RuleLevel>> = {};
@@ -286,5 +308,5 @@ export function parsePolicy(text: string, source: string): Policy {
     }
     failOn = data.failOn as FailOn;
   }
-  return { source, rules, ignore, ...(failOn ? { failOn } : {}) };
+  return { source, rules, lintRules, ignore, ...(failOn ? { failOn } : {}) };
 }

@@ -17,7 +17,7 @@ import { isFailing, type Report, type ReportChange } from "./model.ts";
 import { pointerToDisplay } from "./paths.ts";
 import { countsAsFailing, exemptionLabel, verdictLine, witnessMeaning } from "./shared.ts";
 
-const LISTS: { kind: Exclude<TargetKind, "server">; key: string; id: string }[] = [
+export const LISTS: { kind: Exclude<TargetKind, "server">; key: string; id: string }[] = [
   { kind: "tool", key: "tools", id: "name" },
   { kind: "resource", key: "resources", id: "uri" },
   { kind: "resourceTemplate", key: "resourceTemplates", id: "uriTemplate" },
@@ -42,7 +42,7 @@ export function escapeXmlAttribute(text: string): string {
     .replace(/\t/g, "&#9;");
 }
 
-function attributes(values: Record<string, string | number>): string {
+export function attributes(values: Record<string, string | number>): string {
   return Object.entries(values)
     .map(([k, v]) => ` ${k}="${escapeXmlAttribute(String(v))}"`)
     .join("");
@@ -63,7 +63,7 @@ function parse(text: string | undefined): Json | undefined {
   }
 }
 
-function serverName(...documents: (Json | undefined)[]): string {
+export function serverName(...documents: (Json | undefined)[]): string {
   for (const document of documents) {
     const server = isJsonObject(document) ? document.server : undefined;
     if (isJsonObject(server) && typeof server.name === "string" && server.name !== "") return server.name;

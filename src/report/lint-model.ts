@@ -4,7 +4,7 @@
  * Pure types and functions (the counterpart of src/report/model.ts for check and diff).
  */
 import { fnv1a64 } from "../diff/fingerprint.ts";
-import { LINT_LEVELS, type Finding, type LintLevel } from "../lint/model.ts";
+import { type Finding, LINT_LEVELS, type LintLevel } from "../lint/model.ts";
 import type { Exemption, Side } from "./model.ts";
 
 export const LINT_FAIL_ON = ["error", "warning", "info", "never"] as const;
@@ -66,7 +66,9 @@ export function fingerprintFindings(findings: readonly Finding[]): ReportFinding
   const keys = findings.map(keyOf);
   const counts = countOf(keys);
   const refined = findings.map((f, i) =>
-    (counts.get(keys[i] as string) as number) > 1 ? `${keys[i]}|${JSON.stringify(f.evidence ?? null)}` : (keys[i] as string),
+    (counts.get(keys[i] as string) as number) > 1
+      ? `${keys[i]}|${JSON.stringify(f.evidence ?? null)}`
+      : (keys[i] as string),
   );
   const refinedCounts = countOf(refined);
   const seen = new Map<string, number>();

@@ -81,6 +81,9 @@ export function pathToUri(path: string): string {
     .join("/");
 }
 
+/** What the locator needs of a change; a lint finding has the same three fields. */
+export type LocatedItem = Pick<Change, "target" | "path" | "rule">;
+
 interface Side {
   name: "baseline" | "current";
   file?: ReportFile;
@@ -106,7 +109,8 @@ export class ChangeLocator {
     this.currentDocument = current.document ?? (context.currentContract as unknown as Json | undefined);
   }
 
-  locate(change: Change): ChangeLocation | undefined {
+  /** Where a change (or anything with a target, path and rule: a lint finding) is in the lockfiles. */
+  locate(change: LocatedItem): ChangeLocation | undefined {
     const [baseline, current] = this.sides as [Side, Side];
     const full = parsePointer(change.path).length;
     if (change.target.kind === "server") {
@@ -130,7 +134,7 @@ export class ChangeLocator {
    * The change's path, valid in the baseline's copy of the item. Prompt argument indexes
    * name the current side's argument (except for removals); they are mapped by name.
    */
-  private baselinePath(change: Change, index: number): string[] {
+  private baselinePath(change: LocatedItem, index: number): string[] {
     const segments = textualSegments(change.path);
     if (
       change.target.kind !== "prompt" ||
@@ -174,7 +178,7 @@ export class ChangeLocator {
   }
 }
 
-function parseOrUndefined(text: string): Json | undefined {
+export function parseOrUndefined(text: string): Json | undefined {
   try {
     return JSON.parse(text) as Json;
   } catch {

@@ -72,7 +72,7 @@ const TITLES: Record<Severity, { label: string; icon: string }> = {
   patch: { label: "Patch", icon: "⚪" },
 };
 
-function describeSide(side: Side): string {
+export function describeSide(side: Side): string {
   const server = [side.server.name, side.server.version].filter(Boolean).join(" ");
   return server ? `${codeSpan(side.source)} (${escapeMarkdown(server)})` : codeSpan(side.source);
 }
@@ -99,7 +99,8 @@ function status(change: ReportChange, report: Report): string {
   return countsAsFailing(change, report.failOn) ? "❌ fails" : "";
 }
 
-function target(change: ReportChange): string {
+/** "tool `name`", "resource `uri`", "server": the item a change (or a lint finding) is about. */
+export function target(change: Pick<ReportChange, "target">): string {
   const { kind, name } = change.target;
   return kind === "server" ? "server" : `${kindWord(kind)} ${codeSpan(name)}`;
 }

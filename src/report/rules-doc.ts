@@ -1,10 +1,21 @@
 /**
- * The catalog rendered for people: docs/rules.md (generated; a test fails when it drifts)
- * and the `mcp-contract rules` command. Pure.
+ * Both rule catalogs rendered for people and scripts: docs/rules.md (generated; a test fails
+ * when it drifts) and the `mcp-contract rules` command. The diff catalog (src/diff/catalog.ts)
+ * judges what `check` and `diff` report; the lint catalog (src/lint/catalog.ts) is what
+ * `lint` reports. Pure.
  */
 import { RULES, type Rule, type RuleGroup } from "../diff/catalog.ts";
+import { LINT_RULES } from "../lint/catalog.ts";
+import type { LintGroup, LintRule } from "../lint/model.ts";
 
-const GROUP_TITLES: Record<RuleGroup, string> = {
+/** Which catalog a rule comes from: diff rules judge check and diff, lint rules judge lint. */
+export type RuleCatalog = "diff" | "lint";
+export const RULE_CATALOGS: readonly RuleCatalog[] = ["diff", "lint"];
+
+/** A rule of either catalog, tagged with where it comes from. */
+export type AnyRule = { catalog: "diff"; rule: Rule } | { catalog: "lint"; rule: LintRule };
+
+export const GROUP_TITLES: Record<RuleGroup, string> = {
   schema: "JSON Schema changes (tool inputSchema and outputSchema)",
   tool: "Tools",
   resource: "Resources",
@@ -14,25 +25,104 @@ const GROUP_TITLES: Record<RuleGroup, string> = {
   security: "Security drift (text that turns hostile)",
 };
 
+export const LINT_GROUP_TITLES: Record<LintGroup, string> = {
+  protocol: "Protocol correctness",
+  quality: "Quality for the model that reads it",
+  security: "Security: tool poisoning",
+};
+
 const GROUP_INTRO: Partial<Record<RuleGroup, string>> = {
   schema:
     "Schema rules have two severities. **Input** applies to what callers send (a tool's `inputSchema`): there, accepting fewer values breaks callers. **Output** applies to what callers receive (a tool's `outputSchema`): there, producing values the old schema did not allow breaks consumers.",
 };
 
-export function renderRulesMarkdown(): string {
+const LINT_HEADING = "Lint rules (`mcp-contract lint`)";
+
+/** Every rule of the chosen catalogs (both when none is given), diff rules first, in catalog order. */
+export function allRules(catalog?: RuleCatalog): AnyRule[] {
+  return [
+    ...(catalog === undefined || catalog === "diff" ? RULES.map((rule) => ({ catalog: "diff" as const, rule })) : []),
+    ...(catalog === undefined || catalog === "lint"
+      ? LINT_RULES.map((rule) => ({ catalog: "lint" as const, rule }))
+      : []),
+  ];
+}
+
+/** A rule by id from either catalog (ids never collide; a unit test says so). */
+export function findAnyRule(id: string): AnyRule | undefined {
+  return allRules().find((r) => r.rule.id === id);
+}
+
+// ---------------------------------------------------------------------------------------------
+// JSON
+
+export interface DiffRuleJson {
+  catalog: "diff";
+  id: string;
+  group: RuleGroup;
+  summary: string;
+  input: Rule["input"];
+  output: Rule["output"];
+  rationale: string;
+  example: string;
+}
+
+export interface LintRuleJson {
+  catalog: "lint";
+  id: string;
+  group: LintGroup;
+  level: LintRule["level"];
+  summary: string;
+  rationale: string;
+  example: string;
+}
+
+/** One rule as `rules --format json` prints it: `catalog` first, then the catalog's own fields (never a lint rule's check). */
+export function ruleJson(entry: AnyRule): DiffRuleJson | LintRuleJson {
+  if (entry.catalog === "diff") {
+    const { id, group, summary, input, output, rationale, example } = entry.rule;
+    return { catalog: "diff", id, group, summary, input, output, rationale, example };
+  }
+  const { id, group, level, summary, rationale, example } = entry.rule;
+  return { catalog: "lint", id, group, level, summary, rationale, example };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Markdown (docs/rules.md)
+
+/**
+ * docs/rules.md: the diff rules, then the lint rules. With a catalog, only that part (without
+ * the generated-file comment), for `mcp-contract rules --catalog lint --format markdown`.
+ */
+export function renderRulesMarkdown(catalog?: RuleCatalog): string {
+  const out: string[] = ["# Rules", ""];
+  if (catalog === undefined) {
+    out.push(
+      "<!-- Generated from src/diff/catalog.ts and src/lint/catalog.ts by `npm run docs`. Do not edit by hand: a test fails when this file and the catalogs differ. -->",
+      "",
+    );
+  }
+  if (catalog === undefined || catalog === "diff") out.push(...diffMarkdown(catalog === undefined));
+  if (catalog === undefined || catalog === "lint") out.push(...lintMarkdown());
+  return `${out.join("\n").trimEnd()}\n`;
+}
+
+function diffMarkdown(withLintLink: boolean): string[] {
   const out: string[] = [
-    "# Rules",
-    "",
-    "<!-- Generated from src/diff/catalog.ts by `npm run docs`. Do not edit by hand: a test fails when this file and the catalog differ. -->",
-    "",
     "Every change `mcp-contract check` and `diff` report has a rule id and a severity:",
     "**breaking** (clients built against the old surface can fail; requires a MAJOR version bump),",
     "**minor** (compatible additions; MINOR) or **patch** (documentation and metadata only; PATCH).",
+    ...(withLintLink
+      ? [
+          `The findings of \`mcp-contract lint\` have rules of their own, with a level instead: see [${LINT_HEADING}](#${slug(LINT_HEADING)}).`,
+        ]
+      : []),
     "`mcp-contract rules ID` explains one rule in the terminal.",
     "",
   ];
   for (const group of Object.keys(GROUP_TITLES) as RuleGroup[]) {
     const rules = RULES.filter((r) => r.group === group);
+    if (rules.length === 0) continue;
     out.push(`## ${GROUP_TITLES[group]}`, "");
     if (GROUP_INTRO[group]) out.push(GROUP_INTRO[group] as string, "");
     out.push(group === "schema" ? "| rule | input | output | summary |" : "| rule | severity | summary |");
@@ -40,36 +130,106 @@ export function renderRulesMarkdown(): string {
     for (const r of rules) {
       out.push(
         group === "schema"
-          ? `| [\`${r.id}\`](#${r.id}) | ${r.input} | ${r.output} | ${r.summary} |`
-          : `| [\`${r.id}\`](#${r.id}) | ${r.input} | ${r.summary} |`,
+          ? `| [\`${r.id}\`](#${r.id}) | ${r.input} | ${r.output} | ${cell(r.summary)} |`
+          : `| [\`${r.id}\`](#${r.id}) | ${r.input} | ${cell(r.summary)} |`,
       );
     }
     out.push("");
     for (const r of rules) out.push(renderRuleMarkdown(r), "");
   }
-  return `${out.join("\n").trimEnd()}\n`;
+  return out;
 }
 
-/** One rule's section of docs/rules.md. */
-export function renderRuleMarkdown(r: Rule): string {
-  const lines = [
-    `### ${r.id}`,
+function lintMarkdown(): string[] {
+  const groups = (Object.keys(LINT_GROUP_TITLES) as LintGroup[]).filter((g) => LINT_RULES.some((r) => r.group === g));
+  const out: string[] = [
+    `## ${LINT_HEADING}`,
     "",
-    `${capitalize(r.summary)}. ${severityLine(r)}`,
+    "`mcp-contract lint` checks one surface on its own, a live server or a lockfile, with no baseline. Every finding has a rule id and a level:",
+    "**error** (the surface is broken for clients, or hostile to the model that reads it),",
+    "**warning** (probably a mistake, worth fixing) or **info** (a suggestion).",
+    "The command exits 1 when a finding is at or above `--fail-on` (default `error`; `never` only reports).",
+    "`--disable <id>` (comma-separated, repeatable) turns rules off for one run; the policy file, mcp-contract.config.json,",
+    'changes a rule\'s level or turns it off for good: `"rules": {"embedded-url": "info", "tool-description-too-short": "off"}`.',
     "",
-    r.rationale,
+    ...groups.map((g) => `- [${LINT_GROUP_TITLES[g]}](#${slug(LINT_GROUP_TITLES[g])})`),
     "",
-    "Example:",
-    "",
-    "```",
-    r.example,
-    "```",
   ];
-  return lines.join("\n");
+  for (const group of groups) {
+    const rules = LINT_RULES.filter((r) => r.group === group);
+    out.push(`## ${LINT_GROUP_TITLES[group]}`, "", "| rule | level | summary |", "| --- | --- | --- |");
+    for (const r of rules) out.push(`| [\`${r.id}\`](#${r.id}) | ${r.level} | ${cell(r.summary)} |`);
+    out.push("");
+    for (const r of rules) out.push(renderLintRuleMarkdown(r), "");
+  }
+  return out;
 }
+
+/** One diff rule's section of docs/rules.md. */
+export function renderRuleMarkdown(r: Rule): string {
+  return section(r.id, `${prose(sentence(r.summary))} ${severityLine(r)}`, r.rationale, r.example);
+}
+
+/** One lint rule's section of docs/rules.md. */
+export function renderLintRuleMarkdown(r: LintRule): string {
+  return section(r.id, `${prose(sentence(r.summary))} Level: **${r.level}**.`, r.rationale, r.example);
+}
+
+/** One rule of either catalog as Markdown. */
+export function renderAnyRuleMarkdown(entry: AnyRule): string {
+  return entry.catalog === "diff" ? renderRuleMarkdown(entry.rule) : renderLintRuleMarkdown(entry.rule);
+}
+
+/** `lead` is Markdown already; the rationale is catalog prose. */
+function section(id: string, lead: string, rationale: string, example: string): string {
+  const fence = codeFence(example);
+  return [`### ${id}`, "", lead, "", prose(rationale), "", "Example:", "", fence, example, fence].join("\n");
+}
+
+/**
+ * GitHub's heading anchor: lower case, punctuation dropped, spaces to hyphens. SARIF reports
+ * link to docs/rules.md#<rule id>, so rule ids must be the only headings with those anchors.
+ */
+export function slug(heading: string): string {
+  return heading
+    .trim()
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}\s_-]/gu, "")
+    .replace(/\s/g, "-");
+}
+
+/**
+ * Catalog prose as Markdown text: outside `code spans`, a `<` would start an HTML tag
+ * (`<IMPORTANT>` would vanish), a `*` could start emphasis and two `$` (`$ref … #/$defs`)
+ * could make GitHub typeset math, so all three are escaped.
+ */
+function prose(text: string): string {
+  return text
+    .split(/(`[^`]*`)/)
+    .map((part, i) => (i % 2 === 1 ? part : part.replace(/</g, "&lt;").replace(/([*$])/g, "\\$1")))
+    .join("");
+}
+
+/** Prose inside a table cell: additionally, `|` would end the cell. */
+function cell(text: string): string {
+  return prose(text).replace(/\|/g, "\\|");
+}
+
+function codeFence(text: string): string {
+  const longest = Math.max(0, ...(text.match(/`+/g) ?? []).map((run) => run.length));
+  return "`".repeat(Math.max(3, longest + 1));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Terminal text
 
 function capitalize(text: string): string {
   return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+/** A summary as a sentence: capitalized, ending in a full stop (lint summaries may already have one). */
+function sentence(text: string): string {
+  return /[.!?]$/.test(text) ? capitalize(text) : `${capitalize(text)}.`;
 }
 
 function severityLine(rule: Rule): string {
@@ -78,13 +238,63 @@ function severityLine(rule: Rule): string {
     : `Severity: **${rule.input}**.`;
 }
 
-export function renderRulesList(): string {
-  const width = Math.max(...RULES.map((r) => r.id.length));
-  const lines = [`${"RULE".padEnd(width)}  ${"INPUT".padEnd(8)}  ${"OUTPUT".padEnd(8)}  SUMMARY`];
+export const DIFF_LIST_HEADING =
+  "Diff rules, reported by `mcp-contract check` and `mcp-contract diff` (severity of a change):";
+export const LINT_LIST_HEADING = "Lint rules, reported by `mcp-contract lint` (level of a finding):";
+
+/** The aligned tables of `mcp-contract rules`: diff rules, then lint rules (or only one catalog), each under a one-line heading. */
+export function renderRulesList(catalog?: RuleCatalog): string {
+  const sections: string[] = [];
+  if (catalog === undefined || catalog === "diff") sections.push(renderDiffList());
+  if (catalog === undefined || catalog === "lint") sections.push(renderLintList());
+  return sections.join("\n");
+}
+
+function renderDiffList(): string {
+  const width = Math.max("RULE".length, ...RULES.map((r) => r.id.length));
+  const lines = [DIFF_LIST_HEADING, `${"RULE".padEnd(width)}  ${"INPUT".padEnd(8)}  ${"OUTPUT".padEnd(8)}  SUMMARY`];
   for (const r of RULES) lines.push(`${r.id.padEnd(width)}  ${r.input.padEnd(8)}  ${r.output.padEnd(8)}  ${r.summary}`);
   return `${lines.join("\n")}\n`;
 }
 
+function renderLintList(): string {
+  const width = Math.max("LINT RULE".length, ...LINT_RULES.map((r) => r.id.length));
+  const levelWidth = Math.max("LEVEL".length, ...LINT_RULES.map((r) => r.level.length));
+  const groupWidth = Math.max("GROUP".length, ...LINT_RULES.map((r) => r.group.length));
+  const lines = [
+    LINT_LIST_HEADING,
+    `${"LINT RULE".padEnd(width)}  ${"LEVEL".padEnd(levelWidth)}  ${"GROUP".padEnd(groupWidth)}  SUMMARY`,
+  ];
+  for (const r of LINT_RULES) {
+    lines.push(`${r.id.padEnd(width)}  ${r.level.padEnd(levelWidth)}  ${r.group.padEnd(groupWidth)}  ${r.summary}`);
+  }
+  return `${lines.join("\n")}\n`;
+}
+
 export function renderRuleDetail(rule: Rule): string {
-  return `${rule.id} (${GROUP_TITLES[rule.group]})\n\n${capitalize(rule.summary)}.\n${severityLine(rule).replace(/\*\*/g, "")}\n\n${rule.rationale}\n\nExample:\n  ${rule.example}\n`;
+  return `${rule.id} (${GROUP_TITLES[rule.group]})\n\n${sentence(rule.summary)}\n${severityLine(rule).replace(/\*\*/g, "")}\n\n${rule.rationale}\n\nExample:\n  ${rule.example}\n\nReported by \`mcp-contract check\` and \`mcp-contract diff\`.\n`;
+}
+
+export function renderLintRuleDetail(rule: LintRule): string {
+  // The override shown is another level than the rule's own, so the example changes something.
+  const other = rule.level === "warning" ? "info" : "warning";
+  return [
+    `${rule.id} (lint: ${LINT_GROUP_TITLES[rule.group]})`,
+    "",
+    sentence(rule.summary),
+    `Level: ${rule.level}.`,
+    "",
+    rule.rationale,
+    "",
+    "Example:",
+    `  ${rule.example}`,
+    "",
+    `Reported by \`mcp-contract lint\`; change its level or turn it off in the policy file (\`"rules": {"${rule.id}": "${other}"}\`) or with \`--disable ${rule.id}\`.`,
+    "",
+  ].join("\n");
+}
+
+/** One rule of either catalog, explained in the terminal. */
+export function renderAnyRuleDetail(entry: AnyRule): string {
+  return entry.catalog === "diff" ? renderRuleDetail(entry.rule) : renderLintRuleDetail(entry.rule);
 }

@@ -33,12 +33,12 @@ export function pascalCase(id: string): string {
     .join("");
 }
 
-function capitalize(text: string): string {
+export function capitalize(text: string): string {
   return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
 /** Ends a sentence with a period unless it already ends with punctuation. */
-function sentence(text: string): string {
+export function sentence(text: string): string {
   const trimmed = text.trimEnd();
   return /[.!?]$/.test(trimmed) ? trimmed : `${trimmed}.`;
 }
@@ -98,7 +98,7 @@ function resultMessage(change: ReportChange): string {
   return parts.join(" ");
 }
 
-function logicalLocation(change: ReportChange) {
+export function logicalLocation(change: Pick<ReportChange, "target" | "path">) {
   const { kind, name } = change.target;
   return {
     name: kind === "server" ? "server" : name,
@@ -107,7 +107,7 @@ function logicalLocation(change: ReportChange) {
   };
 }
 
-function physicalLocation(found: ChangeLocation) {
+export function physicalLocation(found: ChangeLocation) {
   return {
     artifactLocation: { uri: found.uri },
     // One line: the member name (or value) that starts the located node; a multi-line

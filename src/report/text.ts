@@ -7,7 +7,7 @@ export interface TextStyle {
   color: boolean;
 }
 
-const paint = (style: TextStyle, code: string, text: string) =>
+export const paint = (style: TextStyle, code: string, text: string) =>
   style.color ? `\u001b[${code}m${text}\u001b[0m` : text;
 
 const HEADINGS: Record<Severity, { label: string; mark: string; color: string }> = {
@@ -16,7 +16,7 @@ const HEADINGS: Record<Severity, { label: string; mark: string; color: string }>
   patch: { label: "PATCH", mark: "·", color: "36" },
 };
 
-function describeSide(side: Side): string {
+export function describeSide(side: Side): string {
   const server = [side.server.name, side.server.version].filter(Boolean).join(" ");
   return server ? `${side.source} (${server})` : side.source;
 }
@@ -90,7 +90,7 @@ export function renderText(report: Report, style: TextStyle): string {
 }
 
 /** Notices (expired ignores, break-glass, semver) come last, where the eye lands. */
-function pushNotices(out: string[], report: Report, style: TextStyle): void {
+export function pushNotices(out: string[], report: Pick<Report, "notices">, style: TextStyle): void {
   if (report.notices.length === 0) return;
   out.push("");
   for (const notice of report.notices) out.push(`${paint(style, "1;33", "notice:")} ${notice}`);

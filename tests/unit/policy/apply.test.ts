@@ -1,5 +1,11 @@
 import { describe, expect, test } from "bun:test";
-import { applyIgnores, applyRuleOverrides, describeIgnore, todayUtc } from "../../../src/policy/apply.ts";
+import {
+  applyIgnores,
+  applyLintOverrides,
+  applyRuleOverrides,
+  describeIgnore,
+  todayUtc,
+} from "../../../src/policy/apply.ts";
 import { parsePolicy } from "../../../src/policy/policy.ts";
 import { change } from "./helpers.ts";
 
@@ -165,5 +171,58 @@ describe("ignores", () => {
 
   test("today is the UTC date", () => {
     expect(todayUtc(new Date("2026-01-01T23:30:00-05:00"))).toBe("2026-01-02");
+  });
+});
+
+describe("lint findings", () => {
+  const TODAY = "2026-03-15";
+  const finding = (rule: string, level: "error" | "warning" | "info", name: string) => ({
+    rule,
+    level,
+    target: { kind: "tool" as const, name },
+    path: "/description",
+    message: `${rule} on ${name}`,
+    fingerprint: "0123456789abcdef",
+  });
+  const url = finding("embedded-url", "warning", "fetch_docs");
+  const hidden = finding("hidden-instructions", "error", "add");
+  const params = finding("parameter-description-missing", "info", "add");
+  const FINDINGS = [url, hidden, params];
+
+  test("level overrides change the level; off drops the finding; diff overrides do not touch findings", () => {
+    const out = applyLintOverrides(
+      FINDINGS,
+      policy({ rules: { "embedded-url": "info", "parameter-description-missing": "off", "tool-removed": "minor" } }),
+    );
+    expect(out.map((f) => `${f.rule}:${f.level}`)).toEqual(["embedded-url:info", "hidden-instructions:error"]);
+  });
+
+  test("lint ignores exempt findings; diff-rule ignores are left to check (no notice either way)", () => {
+    const p = policy({
+      ignore: [
+        { rule: "embedded-url", target: "tool:fetch_*", reason: "documentation links" },
+        { rule: "tool-removed", reason: "for check", expires: "2020-01-01" },
+      ],
+    });
+    const { changes, notices } = applyIgnores(FINDINGS, p, TODAY, "lint");
+    expect(changes.map((f) => f.exempt?.reason)).toEqual(["documentation links", undefined, undefined]);
+    expect(notices).toEqual([]);
+    // check does not call the lint ignore unused, and reports its own expired one.
+    const forCheck = applyIgnores(ALL, p, TODAY, "diff");
+    expect(forCheck.notices).toHaveLength(1);
+    expect(forCheck.notices[0]).toContain("rule tool-removed expired on 2020-01-01");
+  });
+
+  test("an unused lint ignore is reported by lint; a rule-less one is not (it may be for check)", () => {
+    const p = policy({
+      ignore: [
+        { rule: "encoded-blob", reason: "hashes" },
+        { target: "tool:legacy_*", reason: "being removed" },
+      ],
+    });
+    const { notices } = applyIgnores(FINDINGS, p, TODAY, "lint");
+    expect(notices).toEqual([
+      `unused ignore for rule encoded-blob (hashes): it matched no finding. Remove it from ${FILE} ($.ignore[0]) if it is no longer needed.`,
+    ]);
   });
 });

@@ -239,3 +239,42 @@ describe("pieces", () => {
     expect(parseTargetSelector("server:x")).toHaveProperty("error");
   });
 });
+
+describe("lint rules in the policy file", () => {
+  test("a lint rule takes a lint level or off, kept apart from diff overrides", () => {
+    const p = parsePolicy(
+      policy({ rules: { "embedded-url": "info", "parameter-description-missing": "off", "tool-added": "patch" } }),
+      FILE,
+    );
+    expect([...p.lintRules]).toEqual([
+      ["embedded-url", "info"],
+      ["parameter-description-missing", "off"],
+    ]);
+    expect([...p.rules]).toEqual([["tool-added", { all: "patch" }]]);
+  });
+
+  test("a diff severity on a lint rule is refused, naming the lint levels", () => {
+    const message = problem(policy({ rules: { "embedded-url": "breaking" } }));
+    expect(message).toContain('at $.rules["embedded-url"], "embedded-url" is a lint rule');
+    expect(message).toContain('expected "error", "warning", "info" or "off", found "breaking"');
+  });
+
+  test("a per-direction object on a lint rule is refused", () => {
+    expect(problem(policy({ rules: { "hidden-instructions": { input: "warning" } } }))).toContain(
+      "is a lint rule: expected",
+    );
+  });
+
+  test("a lint level on a diff rule is refused", () => {
+    expect(problem(policy({ rules: { "tool-removed": "error" } }))).toContain('found "error"');
+  });
+
+  test("ignores may name lint rules; unknown ids are suggested from both catalogs", () => {
+    const p = parsePolicy(
+      policy({ ignore: [{ rule: "embedded-url", target: "tool:docs_*", reason: "docs links" }] }),
+      FILE,
+    );
+    expect(p.ignore[0]?.rule).toBe("embedded-url");
+    expect(problem(policy({ rules: { "embeded-url": "off" } }))).toContain('Did you mean "embedded-url"');
+  });
+});

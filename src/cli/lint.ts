@@ -1,0 +1,164 @@
+/** `mcp-contract lint`: protocol, quality and security findings on one surface (a live server or a lockfile). */
+import { existsSync } from "node:fs";
+import { Command, InvalidArgumentError, Option } from "@commander-js/extra-typings";
+import { describeTarget } from "../connect/target.ts";
+import type { Contract } from "../contract/model.ts";
+import { UsageError } from "../errors.ts";
+import { LINT_RULES } from "../lint/catalog.ts";
+import { lintContract } from "../lint/lint.ts";
+import { DEFAULT_LINT_OPTIONS } from "../lint/model.ts";
+import { toolListSize } from "../lint/rules-quality.ts";
+import { applyIgnores, applyLintOverrides, todayUtc } from "../policy/apply.ts";
+import { catalogOf, emptyPolicy, suggest } from "../policy/policy.ts";
+import { renderLintMarkdown, renderLintReport } from "../report/lint-formats.ts";
+import { buildLintReport, fingerprintFindings, LINT_FAIL_ON, type LintFailOn } from "../report/lint-model.ts";
+import { sideOf } from "../report/model.ts";
+import { type GlobalOptions, makeUi } from "./globals.ts";
+import { readLockfile } from "./lockfile.ts";
+import { locatePolicy, policyFileOptions, readPolicyFile } from "./policy-options.ts";
+import { formatOptions, planOutputs, readReportFile, writeOutputs } from "./report-output.ts";
+import { DEFAULT_LOCKFILE } from "./snapshot.ts";
+import { addTargetOptions, resolveTarget, type TargetOptionValues } from "./target-options.ts";
+
+const collect = (value: string, previous: string[] = []) => [...previous, value];
+
+function tokens(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n <= 0) throw new InvalidArgumentError("expected a positive whole number of tokens.");
+  return n;
+}
+
+/** --disable values: comma-separated, repeatable, each a lint rule id (exit 2 otherwise, with a suggestion). */
+export function parseDisabled(values: readonly string[] | undefined): Set<string> {
+  const ids = (values ?? [])
+    .flatMap((v) => v.split(","))
+    .map((v) => v.trim())
+    .filter(Boolean);
+  for (const id of ids) {
+    const catalog = catalogOf(id);
+    if (catalog === "lint") continue;
+    if (catalog === "diff") {
+      throw new UsageError(
+        `--disable ${id}: that is a check/diff rule, not a lint rule. Lint rules are listed by \`mcp-contract rules --catalog lint\`; diff rules are tuned in the policy file.`,
+      );
+    }
+    const close = suggest(
+      id,
+      LINT_RULES.map((r) => r.id),
+    );
+    throw new UsageError(
+      `--disable ${id}: no lint rule has that id.${close.length ? ` Did you mean ${close.join(" or ")}?` : ""} Run \`mcp-contract rules --catalog lint\` for the list.`,
+    );
+  }
+  return new Set(ids);
+}
+
+export function lintCommand() {
+  const [, format, output] = formatOptions();
+  const command = addTargetOptions(
+    new Command("lint")
+      .summary("report protocol, quality and security (tool poisoning) problems on a surface")
+      .description(
+        `Lint a live server (after \`--\`, --url or --server) or a lockfile (--from FILE; with neither, ${DEFAULT_LOCKFILE}): protocol correctness (tool names, schemas, $refs, URI templates), quality for the model that reads it (descriptions, naming, hints, size), and tool poisoning (invisible characters, lookalike letters, hidden instructions, requests for secrets, shadowing, URLs, encoded blobs). Exit 1 when a finding reaches --fail-on.`,
+      )
+      .argument("[command...]", "the stdio server to start, after `--`")
+      .addOption(new Option("--from <file>", "lint this lockfile instead of a live server"))
+      .addOption(
+        new Option("--fail-on <level>", "fail at this level or above")
+          .choices(LINT_FAIL_ON)
+          .default("error" as LintFailOn),
+      )
+      .addOption(
+        new Option("--disable <rules>", "turn these lint rules off (comma-separated ids; repeatable)").argParser(
+          collect,
+        ),
+      )
+      .addOption(
+        new Option("--token-budget <tokens>", "warn when the tool list is estimated over this many tokens")
+          .argParser(tokens)
+          .default(DEFAULT_LINT_OPTIONS.tokenBudget),
+      )
+      .addOption(format)
+      .addOption(output),
+  );
+  for (const option of policyFileOptions("the linted lockfile")) command.addOption(option);
+  command.addHelpText(
+    "after",
+    `
+Examples:
+  $ mcp-contract lint -- node dist/server.js
+  $ mcp-contract lint --from mcp.contract.json --format sarif --output lint.sarif
+  $ mcp-contract lint --url http://127.0.0.1:3000/mcp --fail-on warning
+  $ mcp-contract lint --disable embedded-url,parameter-description-missing
+  $ mcp-contract rules --catalog lint        # every lint rule, with its level
+
+Exit codes: 0 nothing at or over --fail-on, 1 it was reached, 2 bad flags, lockfile or policy file,
+3 server failure.`,
+  );
+
+  return command.action(async (commandArgs, rawOptions, cmd) => {
+    const options = rawOptions as unknown as TargetOptionValues & {
+      from?: string;
+      failOn: LintFailOn;
+      disable?: string[];
+      tokenBudget: number;
+      format?: string[];
+      output?: string[];
+      policy?: string | false;
+    };
+    const globals = cmd.optsWithGlobals() as GlobalOptions;
+    const ui = makeUi(globals);
+    const plans = planOutputs(options.format, options.output);
+    const disabled = parseDisabled(options.disable);
+    const live = commandArgs.length > 0 || options.url !== undefined || options.server !== undefined;
+    if (live && options.from !== undefined) {
+      throw new UsageError("give either --from FILE or a live server (after `--`, --url or --server), not both.");
+    }
+    let from = options.from;
+    if (!live && from === undefined) {
+      if (!existsSync(DEFAULT_LOCKFILE)) {
+        throw new UsageError(
+          `nothing to lint: give a server (\`mcp-contract lint -- node dist/server.js\`, --url or --server) or a lockfile (--from FILE); there is no ${DEFAULT_LOCKFILE} here to lint by default.`,
+        );
+      }
+      from = DEFAULT_LOCKFILE;
+      ui.debug(`linting ${DEFAULT_LOCKFILE} (no server and no --from given)`);
+    }
+
+    const policyPath = locatePolicy(options.policy, from ?? DEFAULT_LOCKFILE);
+    const policy = policyPath ? readPolicyFile(policyPath, typeof options.policy === "string") : emptyPolicy();
+    if (policyPath) ui.debug(`policy: ${policyPath}`);
+
+    let contract: Contract;
+    let source: string;
+    if (from !== undefined) {
+      contract = readLockfile(from, "linted");
+      source = from;
+    } else {
+      const resolved = resolveTarget(commandArgs, options, (name) => cmd.getOptionValueSource(name as never));
+      const { captureTarget } = await import("./capture-target.ts");
+      contract = (await captureTarget(resolved, ui)).contract;
+      source = `live ${describeTarget(resolved.target)}`;
+    }
+
+    const findings = fingerprintFindings(
+      applyLintOverrides(lintContract(contract, { tokenBudget: options.tokenBudget }, disabled), policy),
+    );
+    const ignored = applyIgnores(findings, policy, todayUtc(), "lint");
+    const report = buildLintReport(
+      sideOf(contract, source),
+      ignored.changes,
+      { ...toolListSize(contract), budget: options.tokenBudget },
+      options.failOn,
+      ignored.notices,
+    );
+    const context = { lockfile: from !== undefined ? readReportFile(from) : undefined, contract };
+    await writeOutputs(
+      plans,
+      globals.color ?? "auto",
+      (f, color) => renderLintReport(report, f, context, color),
+      () => renderLintMarkdown(report),
+    );
+    if (report.result === "fail") process.exitCode = 1;
+  });
+}
