@@ -395,6 +395,27 @@ const BENCHMARKS: Benchmark[] = [
     },
   },
   {
+    name: "lint",
+    title: "lint of synthetic lockfiles (every rule, JSON report)",
+    async run(ctx) {
+      const rows: Row[] = [];
+      for (const tools of [1000, 10000]) {
+        const file = join(ctx.tmp, `lint-${tools}.json`);
+        writeFileSync(file, serializeContract(syntheticPair(tools)[0]));
+        const size = mib(statSync(file).size).toFixed(0);
+        const n = tools === 1000 ? 5 : 3;
+        // --fail-on never: the synthetic tools have findings, and the bench needs exit 0.
+        const cmd = [BIN, "lint", "--from", file, "--format", "json", "--fail-on", "never"];
+        const label = `${tools.toLocaleString("en")} tools (${size} MiB)`;
+        rows.push(
+          { name: `${label}: wall`, unit: "ms", values: Array.from({ length: n }, () => runOnce(cmd).ms) },
+          { name: `${label}: peak RSS`, unit: "MiB", values: Array.from({ length: n }, () => peakRss(cmd, ctx.tmp)) },
+        );
+      }
+      return rows;
+    },
+  },
+  {
     name: "memory",
     title: "Peak memory (max RSS)",
     async run(ctx) {

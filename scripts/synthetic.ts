@@ -32,12 +32,15 @@ function nested(random: () => number, depth: number): JsonObject {
 
 export function syntheticTool(index: number, random: () => number): Tool {
   const input = nested(random, 3);
-  input.$defs = {
+  // Both schemas get $defs: nested() may put a $ref to #/$defs/Options in either (lint's
+  // ref-unresolvable found the output side missing it).
+  const defs = () => ({
     Options: {
       type: "object",
       properties: { verbose: { type: "boolean" }, level: { type: "integer", enum: [1, 2, 3] } },
     },
-  };
+  });
+  input.$defs = defs();
   return {
     name: `tool_${String(index).padStart(5, "0")}`,
     title: `Tool ${index}`,
@@ -47,6 +50,7 @@ export function syntheticTool(index: number, random: () => number): Tool {
       type: "object",
       properties: { result: nested(random, 2), status: { enum: ["ok", "partial"] } },
       required: ["result"],
+      $defs: defs(),
     },
     annotations: { readOnlyHint: index % 3 === 0, openWorldHint: false },
   };

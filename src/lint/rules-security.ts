@@ -69,7 +69,19 @@ function walkSchema(
 }
 
 /** Every human/model-readable text of the surface, with where it is. */
+/** Per contract: every security rule reads the same texts, so they are collected once. */
+const TEXTS = new WeakMap<Contract, SurfaceText[]>();
+
 export function surfaceTexts(contract: Contract): SurfaceText[] {
+  let texts = TEXTS.get(contract);
+  if (!texts) {
+    texts = collectTexts(contract);
+    TEXTS.set(contract, texts);
+  }
+  return texts;
+}
+
+function collectTexts(contract: Contract): SurfaceText[] {
   const out: SurfaceText[] = [];
   const item = (kind: TargetKind, name: string, obj: JsonObject, fields: readonly string[]) => {
     const add = (path: string, text: string, role: "name" | "text") => {
@@ -231,7 +243,8 @@ function homoglyphMark(cp: number): boolean {
 function checkHomoglyphs(contract: Contract, role: "name" | "text"): Found[] {
   const out: Found[] = [];
   for (const t of surfaceTexts(contract)) {
-    if (t.role !== role) continue;
+    // Only a word with a non-ASCII letter can mix scripts.
+    if (t.role !== role || !/[^\x00-\x7f]/.test(t.text)) continue;
     for (const w of words(t.text)) {
       const problem = homoglyphProblem(w.word, role === "name");
       if (!problem) continue;
@@ -394,29 +407,66 @@ function escapeRegex(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }
 
+/**
+ * Where a text names a tool of this server other than `own`: a name standing alone, not inside
+ * a longer identifier (`send_email` in "the send_email tool", not in "resend_emails"). Names made
+ * of identifier characters are looked up per word in a set, so the cost stays linear in the
+ * size of the surface; the rare other names are matched with one regex per text.
+ */
+class ToolMentions {
+  private readonly plain: ReadonlySet<string>;
+  private readonly odd: readonly string[];
+
+  constructor(names: readonly string[]) {
+    this.plain = new Set(names.filter((n) => /^[\w.-]+$/.test(n)));
+    this.odd = names.filter((n) => n !== "" && !/^[\w.-]+$/.test(n));
+  }
+
+  find(text: string, own: ReadonlySet<string>): (Span & { name: string })[] {
+    const out: (Span & { name: string })[] = [];
+    for (const m of text.matchAll(/[\w.-]+/g)) {
+      // The longest prefix of the run that is a name and ends at the run's end or before a ".".
+      for (let end = m[0].length; end > 0; end = m[0].lastIndexOf(".", end - 1)) {
+        const name = m[0].slice(0, end);
+        if (this.plain.has(name) && !own.has(name)) {
+          out.push({ start: m.index, end: m.index + end, name });
+          break;
+        }
+        if (end === 0) break;
+      }
+    }
+    const odd = this.odd.filter((n) => !own.has(n));
+    if (odd.length > 0) {
+      const re = new RegExp(`(?<![\\w.-])(?:${odd.map(escapeRegex).join("|")})(?![\\w-])`, "g");
+      for (const s of matchSpans(text, re)) out.push({ start: s.start, end: s.end, name: s.match[0] });
+    }
+    return out.sort((a, b) => a.start - b.start);
+  }
+}
+
 function checkShadowing(contract: Contract): Found[] {
   const toolNames = contract.tools.map((t) => t.name);
+  const mentions = new ToolMentions(toolNames);
+  const toolSet = new Set(toolNames);
   const out: Found[] = [];
   for (const t of prose(contract)) {
     // Server instructions legitimately steer the server's own tools; a tool steering itself is fine too.
     const own = new Set(t.kind === "server" ? toolNames : t.kind === "tool" ? [t.name] : []);
-    const others = toolNames.filter((n) => !own.has(n));
-    const otherRe =
-      others.length > 0 ? new RegExp(`(?<![\\w.-])(?:${others.map(escapeRegex).join("|")})(?![\\w-])`) : undefined;
     const spans: Labelled[] = [];
     for (const sentence of sentences(t.text)) {
       const text = t.text.slice(sentence.start, sentence.end);
       const add = (s: Span, label: string) => {
         spans.push({ start: sentence.start + s.start, end: sentence.start + s.end, label });
       };
-      const mentionsOther = otherRe?.test(text) === true;
+      const named = mentions.find(text, own);
+      const mentionsOther = named.length > 0;
       const genericTool = /\b(?:other|another|any)\s+tools?\b/i.test(text);
       for (const s of matchSpans(text, WHEN_USING_TOOL)) {
-        const named = s.match[1] ?? "";
-        if (/^(?:this|that|same)$/i.test(named) || own.has(named)) continue;
+        const tool = s.match[1] ?? "";
+        if (/^(?:this|that|same)$/i.test(tool) || own.has(tool)) continue;
         // A tool of this server steering a sibling is ordinary guidance unless it redirects what the sibling sends.
-        const sibling = others.includes(named);
-        if (OBLIGATION.test(text) && (!sibling || REDIRECT.test(text))) add(s, `rules for the ${named} tool`);
+        const sibling = toolSet.has(tool);
+        if (OBLIGATION.test(text) && (!sibling || REDIRECT.test(text))) add(s, `rules for the ${tool} tool`);
       }
       for (const s of matchSpans(text, SEND_ALL_TO)) add(s, "redirects what other tools send");
       for (const s of matchSpans(text, SIDE_EFFECT)) add(s, "side effect on another tool");
@@ -432,8 +482,8 @@ function checkShadowing(contract: Contract): Found[] {
       if (mentionsOther || /\b(?:must|always|never|do\s+not|don['’]t)\b/i.test(text)) {
         for (const s of matchSpans(text, WHENEVER_USER)) add(s, "takes over user requests");
       }
-      if (otherRe && mentionsOther && STRONG_OBLIGATION.test(text) && REDIRECT.test(text)) {
-        for (const s of matchSpans(text, otherRe)) add(s, `changes how ${s.match[0]} behaves`);
+      if (mentionsOther && STRONG_OBLIGATION.test(text) && REDIRECT.test(text)) {
+        for (const s of named) add(s, `changes how ${s.name} behaves`);
       }
     }
     out.push(...spanFindings(t, spans, "tries to change how other tools behave"));

@@ -296,6 +296,8 @@ function allowedAt(cps: CodePointAt[], i: number): number {
 
 /** Runs of consecutive invisible code points, with what they hide. */
 export function findInvisibleRuns(text: string): InvisibleRun[] {
+  // Printable ASCII, tabs and line breaks hide nothing: most texts end here, cheaply.
+  if (!/[^\t\n\r\x20-\x7e]/.test(text)) return [];
   const cps = codePoints(text);
   const runs: InvisibleRun[] = [];
   let current: InvisibleRun | undefined;
