@@ -226,10 +226,24 @@ export function diffFields(
   return specs;
 }
 
-/** A removed item, with the rename hint in the message when there is one. */
+/**
+ * An item the surface diff found added or different (never an unchanged or a removed one),
+ * under the identity the diff reports it by. The drift lens (src/lint/drift-lens.ts) reads
+ * only these, so diffing two big lockfiles never lints what did not change.
+ */
+export interface TouchedItem {
+  kind: Exclude<TargetKind, "server">;
+  /** The target name the diff uses (for a template whose uriTemplate changed: the old one). */
+  name: string;
+  /** Absent for an added item. */
+  before?: JsonObject;
+  after: JsonObject;
+}
+
 /**
  * The shape every list shares: match items by identity, report removals (with a rename hint
- * when a removed item resembles an added one) and additions, then diff each matched pair.
+ * when a removed item resembles an added one) and additions, then diff each matched pair
+ * that is not identical. Added and differing items are appended to `touched` when given.
  */
 export function diffById<T extends JsonObject>(options: {
   kind: TargetKind;
@@ -240,6 +254,7 @@ export function diffById<T extends JsonObject>(options: {
   after: readonly T[];
   renameCandidate: (id: string, item: T) => RenameCandidate;
   diffItem: (id: string, oldItem: T, newItem: T) => ChangeSpec[];
+  touched?: TouchedItem[];
 }): ChangeSpec[] {
   const before = firstById(options.before, options.id);
   const after = firstById(options.after, options.id);
@@ -251,11 +266,17 @@ export function diffById<T extends JsonObject>(options: {
   );
   const specs: ChangeSpec[] = [];
   for (const id of removed) specs.push(removal(options.removedRule, options.kind, id, renames.get(id)));
-  for (const id of added)
+  const kind = options.kind as TouchedItem["kind"];
+  for (const id of added) {
     specs.push({ rule: options.addedRule, kind: options.kind, name: id, path: "", message: "added" });
+    options.touched?.push({ kind, name: id, after: after.get(id) as T });
+  }
   for (const [id, oldItem] of before) {
     const newItem = after.get(id);
-    if (newItem) specs.push(...options.diffItem(id, oldItem, newItem));
+    // One walk settles an unchanged item (most of a big lockfile); only differing ones are diffed field by field.
+    if (!newItem || jsonEqual(oldItem, newItem)) continue;
+    options.touched?.push({ kind, name: id, before: oldItem, after: newItem });
+    specs.push(...options.diffItem(id, oldItem, newItem));
   }
   return specs;
 }

@@ -4,10 +4,14 @@
  */
 import { stableStringify } from "../contract/canonical.ts";
 import { isJsonObject, type JsonObject, type Prompt } from "../contract/model.ts";
-import { type ChangeSpec, diffById, diffFields, pointer, textOrMetadata } from "./change.ts";
+import { type ChangeSpec, diffById, diffFields, pointer, type TouchedItem, textOrMetadata } from "./change.ts";
 import type { RenameCandidate } from "./rename.ts";
 
-export function diffPrompts(oldPrompts: readonly Prompt[], newPrompts: readonly Prompt[]): ChangeSpec[] {
+export function diffPrompts(
+  oldPrompts: readonly Prompt[],
+  newPrompts: readonly Prompt[],
+  touched?: TouchedItem[],
+): ChangeSpec[] {
   return diffById({
     kind: "prompt",
     id: "name",
@@ -17,6 +21,7 @@ export function diffPrompts(oldPrompts: readonly Prompt[], newPrompts: readonly 
     after: newPrompts,
     renameCandidate: (_, prompt) => renameCandidate(prompt),
     diffItem: diffPrompt,
+    ...(touched !== undefined && { touched }),
   });
 }
 

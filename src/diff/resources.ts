@@ -3,14 +3,29 @@
  * the uriTemplate itself changed). Pure.
  */
 import type { JsonObject, Resource, ResourceTemplate } from "../contract/model.ts";
-import { asObject, type ChangeSpec, diffById, diffFields, firstById, removal, show, textOrMetadata } from "./change.ts";
+import {
+  asObject,
+  type ChangeSpec,
+  diffById,
+  diffFields,
+  firstById,
+  jsonEqual,
+  removal,
+  show,
+  type TouchedItem,
+  textOrMetadata,
+} from "./change.ts";
 import { compareStrings, findRenames, type RenameCandidate } from "./rename.ts";
 import { templateVariableNames } from "./uri-template.ts";
 
 // ---------------------------------------------------------------------------------------------
 // Resources
 
-export function diffResources(oldResources: readonly Resource[], newResources: readonly Resource[]): ChangeSpec[] {
+export function diffResources(
+  oldResources: readonly Resource[],
+  newResources: readonly Resource[],
+  touched?: TouchedItem[],
+): ChangeSpec[] {
   return diffById({
     kind: "resource",
     id: "uri",
@@ -21,6 +36,7 @@ export function diffResources(oldResources: readonly Resource[], newResources: r
     renameCandidate,
     diffItem: (uri, oldResource, newResource) =>
       diffItemFields("resource", uri, oldResource, newResource, "uri", RESOURCE_RULES),
+    ...(touched !== undefined && { touched }),
   });
 }
 
@@ -69,6 +85,7 @@ function diffItemFields(
 export function diffTemplates(
   oldTemplates: readonly ResourceTemplate[],
   newTemplates: readonly ResourceTemplate[],
+  touched?: TouchedItem[],
 ): ChangeSpec[] {
   const before = firstById(oldTemplates, "uriTemplate");
   const after = firstById(newTemplates, "uriTemplate");
@@ -92,6 +109,7 @@ export function diffTemplates(
       continue;
     }
     added.delete(partner);
+    touched?.push({ kind: "resourceTemplate", name: uriTemplate, before: oldTemplate, after: after.get(partner)! });
     specs.push(...diffTemplate(uriTemplate, oldTemplate, after.get(partner)!));
   }
 
@@ -104,10 +122,13 @@ export function diffTemplates(
   }
   for (const uriTemplate of added) {
     specs.push({ rule: "template-added", kind: "resourceTemplate", name: uriTemplate, path: "", message: "added" });
+    touched?.push({ kind: "resourceTemplate", name: uriTemplate, after: after.get(uriTemplate)! });
   }
   for (const [uriTemplate, oldTemplate] of before) {
     const newTemplate = after.get(uriTemplate);
-    if (newTemplate) specs.push(...diffTemplate(uriTemplate, oldTemplate, newTemplate));
+    if (!newTemplate || jsonEqual(oldTemplate, newTemplate)) continue;
+    touched?.push({ kind: "resourceTemplate", name: uriTemplate, before: oldTemplate, after: newTemplate });
+    specs.push(...diffTemplate(uriTemplate, oldTemplate, newTemplate));
   }
   return specs;
 }

@@ -14,6 +14,7 @@ import {
   pointer,
   pointerToDotted,
   show,
+  type TouchedItem,
   textOrMetadata,
 } from "./change.ts";
 import type { Direction } from "./model.ts";
@@ -26,7 +27,7 @@ const HANDLED = new Set(["name", "inputSchema", "outputSchema", "annotations", "
 const HINTS = new Set(["readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint"]);
 const TASK_SUPPORT_DEFAULT = "forbidden";
 
-export function diffTools(oldTools: readonly Tool[], newTools: readonly Tool[]): ChangeSpec[] {
+export function diffTools(oldTools: readonly Tool[], newTools: readonly Tool[], touched?: TouchedItem[]): ChangeSpec[] {
   return diffById({
     kind: "tool",
     id: "name",
@@ -36,6 +37,7 @@ export function diffTools(oldTools: readonly Tool[], newTools: readonly Tool[]):
     after: newTools,
     renameCandidate: (_, tool) => renameCandidate(tool),
     diffItem: diffTool,
+    ...(touched !== undefined && { touched }),
   });
 }
 

@@ -94,7 +94,7 @@ describe("rules", () => {
     expect(text.code).toBe(0);
     expect(text.stderr).toBe("");
     expect(text.stdout.startsWith("hidden-instructions (lint: Security: tool poisoning)")).toBe(true);
-    expect(text.stdout).toContain(rule.summary);
+    expect(text.stdout).toContain(rule.summary.charAt(0).toUpperCase() + rule.summary.slice(1));
     expect(text.stdout).toContain(`Level: ${rule.level}.`);
     expect(text.stdout).toContain(rule.rationale);
     expect(text.stdout).toContain(`Example:\n  ${rule.example}`);

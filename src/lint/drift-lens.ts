@@ -1,0 +1,367 @@
+/**
+ * The drift lens: security findings that a change brings in. A rewritten description is how a
+ * tool that was reviewed and approved turns hostile, so every finding of the security lint
+ * (src/lint/rules-security.ts) present after the change and not before it becomes a
+ * `security-finding-introduced` change, with the old and new text and a word diff of them.
+ *
+ * Only texts that are new or changed are linted, so a diff of two big lockfiles stays fast:
+ * each added item whole, and of each changed item just the texts that differ, cut out into a
+ * small sub-contract (the item pruned to those paths). The security rules judge a text by its
+ * own content, where it sits, and the server's tool names (tool-shadowing and
+ * hidden-instructions look for them); the sub-contract carries every tool name that occurs in
+ * its texts, in the server's order, so its findings are exactly the full lint's findings on
+ * those texts. A finding is new when no finding of the same lint rule, path and evidence was
+ * there before. An unchanged text is never re-linted, even when a tool it mentions came or
+ * went (which can change a tool-shadowing finding on it): the text did not drift, and `lint`
+ * still reports such findings. Pure; no I/O.
+ */
+import { stableStringify } from "../contract/canonical.ts";
+import { type Contract, isJsonObject, type Json, type JsonObject, type Tool } from "../contract/model.ts";
+import { type ChangeSpec, firstById, jsonEqual, pointer, pointerToDotted, type TouchedItem } from "../diff/change.ts";
+import type { TargetKind } from "../diff/model.ts";
+import { DEFAULT_LINT_OPTIONS, type Finding } from "./model.ts";
+import { SECURITY_RULES, surfaceTexts } from "./rules-security.ts";
+import { textDiff } from "./text-diff.ts";
+
+/** The diff rule (src/diff/catalog.ts) the lens reports under. */
+export const DRIFT_RULE = "security-finding-introduced";
+
+type ItemKind = TouchedItem["kind"];
+
+const ID_FIELD: Record<ItemKind, string> = {
+  tool: "name",
+  prompt: "name",
+  resource: "uri",
+  resourceTemplate: "uriTemplate",
+};
+
+const LIST: Record<ItemKind, "tools" | "prompts" | "resources" | "resourceTemplates"> = {
+  tool: "tools",
+  prompt: "prompts",
+  resource: "resources",
+  resourceTemplate: "resourceTemplates",
+};
+
+/**
+ * Changes for the security findings `after` has and `before` has not. `touched` lists the
+ * added and changed items, as the surface diff found them (diffContracts passes its own);
+ * without it they are found here.
+ */
+export function securityDrift(before: Contract, after: Contract, touched?: readonly TouchedItem[]): ChangeSpec[] {
+  const oldNames = lazy(() => new ToolNames(before.tools));
+  const newNames = lazy(() => new ToolNames(after.tools));
+  const specs: ChangeSpec[] = [];
+  for (const item of touched ?? touchedItems(before, after)) {
+    const id = ID_FIELD[item.kind];
+    if (item.before === undefined) {
+      const now = lintItem(item.kind, item.after, newNames(), () => true);
+      specs.push(...introduced(item.kind, item.name, EMPTY_SIDE, now));
+      continue;
+    }
+    const scope = changedTexts(item.before, item.after);
+    if (scope.isEmpty()) continue;
+    const now = lintItem(item.kind, prune(item.after, scope.paths, id), newNames(), scope.covers);
+    // Most rewrites are benign: the old texts only matter when the new ones have findings.
+    if (now.findings.length === 0) continue;
+    const then = lintItem(item.kind, prune(item.before, scope.paths, id), oldNames(), scope.covers);
+    specs.push(...introduced(item.kind, item.name, then, now));
+  }
+  const instructions = after.instructions;
+  if (typeof instructions === "string" && instructions !== before.instructions) {
+    const now = lintServer(instructions, newNames());
+    if (now.findings.length > 0) {
+      const then = typeof before.instructions === "string" ? lintServer(before.instructions, oldNames()) : EMPTY_SIDE;
+      specs.push(...introduced("server", "", then, now));
+    }
+  }
+  return specs;
+}
+
+/** Added items, and items on both sides that differ, by identity (first item of each identity, as the diff does). */
+export function touchedItems(before: Contract, after: Contract): TouchedItem[] {
+  const out: TouchedItem[] = [];
+  for (const kind of Object.keys(LIST) as ItemKind[]) {
+    const id = ID_FIELD[kind];
+    const old = firstById(before[LIST[kind]] as JsonObject[], id);
+    for (const [name, item] of firstById(after[LIST[kind]] as JsonObject[], id)) {
+      const was = old.get(name);
+      if (was === undefined) out.push({ kind, name, after: item });
+      else if (!jsonEqual(was, item)) out.push({ kind, name, before: was, after: item });
+    }
+  }
+  return out;
+}
+
+function lazy<T>(make: () => T): () => T {
+  let value: T | undefined;
+  return () => {
+    value ??= make();
+    return value;
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Which texts changed
+
+interface Scope {
+  /** Paths (as segments) of changed strings and of new or retyped subtrees. */
+  paths: string[][];
+  isEmpty: () => boolean;
+  /** Whether a text at this JSON Pointer is new or changed. */
+  covers: (path: string) => boolean;
+}
+
+/** Walks `after` against `before`: a string that differs, or a key, element or type that is new, is in scope. */
+function changedTexts(before: JsonObject, after: JsonObject): Scope {
+  const leaves = new Set<string>();
+  const subtrees: string[] = [];
+  const paths: string[][] = [];
+  const stack: string[] = [];
+  const record = (subtree: boolean) => {
+    const at = pointer("", ...stack);
+    paths.push([...stack]);
+    if (subtree) subtrees.push(at);
+    else leaves.add(at);
+  };
+  const walk = (old: Json | undefined, now: Json) => {
+    // jsonEqual is allocation-free: equal subtrees (most of a changed tool) are skipped without a path.
+    if (old === now || jsonEqual(old, now)) return;
+    if (typeof now === "string") {
+      record(false);
+    } else if (Array.isArray(now)) {
+      if (!Array.isArray(old)) return record(true);
+      now.forEach((value, i) => {
+        stack.push(String(i));
+        if (i < old.length) walk(old[i], value);
+        else record(true);
+        stack.pop();
+      });
+    } else if (isJsonObject(now)) {
+      if (!isJsonObject(old)) return record(true);
+      for (const key of Object.keys(now)) {
+        stack.push(key);
+        if (Object.hasOwn(old, key)) walk(old[key], now[key]!);
+        else record(true);
+        stack.pop();
+      }
+    }
+  };
+  walk(before, after);
+  return {
+    paths,
+    isEmpty: () => paths.length === 0,
+    covers: (path) => leaves.has(path) || subtrees.some((s) => path === s || path.startsWith(`${s}/`)),
+  };
+}
+
+/**
+ * The item cut down to its identity and the given paths; other array elements become null so
+ * that indexes (and with them the paths of findings) stay the same.
+ */
+function prune(item: JsonObject, paths: readonly string[][], idField: string): JsonObject {
+  const root: JsonObject = {};
+  if (item[idField] !== undefined) root[idField] = item[idField];
+  for (const segments of paths) {
+    let source: Json | undefined = item;
+    let target: Json = root;
+    for (let i = 0; i < segments.length; i++) {
+      const key = segments[i]!;
+      const next: Json | undefined = child(source, key);
+      if (next === undefined) break;
+      if (i === segments.length - 1) {
+        setChild(target, key, next);
+        break;
+      }
+      let made = child(target, key);
+      if (made === undefined || made === null) {
+        made = Array.isArray(next) ? new Array<Json>(next.length).fill(null) : {};
+        setChild(target, key, made);
+      }
+      source = next;
+      target = made;
+    }
+  }
+  return root;
+}
+
+function child(node: Json | undefined, key: string): Json | undefined {
+  if (Array.isArray(node)) return node[Number(key)];
+  return isJsonObject(node) && Object.hasOwn(node, key) ? node[key] : undefined;
+}
+
+function setChild(node: Json, key: string, value: Json): void {
+  if (Array.isArray(node)) node[Number(key)] = value;
+  else if (isJsonObject(node)) node[key] = value;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Tool names the texts mention
+
+/** A tool name made only of these characters is only ever mentioned at the start of such a run (see stubs()). */
+const NAME_RUN = /[\w.-]+/g;
+const SIMPLE_NAME = /^[\w.-]+$/;
+
+/** The tool names of one side, in server order, for building the tool list of a sub-contract. */
+class ToolNames {
+  private readonly order = new Map<string, number>();
+  private readonly odd: string[] = [];
+
+  constructor(tools: readonly Tool[]) {
+    tools.forEach((tool, i) => {
+      const name = tool.name;
+      if (typeof name !== "string" || this.order.has(name)) return;
+      this.order.set(name, i);
+      if (!SIMPLE_NAME.test(name)) this.odd.push(name);
+    });
+  }
+
+  /**
+   * Tool names that occur in the texts, as stub tools in server order. The security rules
+   * look a tool name up only where it starts a run of [\w.-] characters and either ends it or
+   * is followed by "." (tool-shadowing's mentions and its "when using X tool", and
+   * hidden-instructions' "call X"), so a run and its prefixes up to each "." find every such
+   * name; names with other characters are looked for as plain substrings. A name that does not
+   * occur in a text cannot change a finding on it, so leaving it out keeps the findings
+   * identical (tests/unit/lint/drift-lens.test.ts compares with the full lint).
+   */
+  stubs(texts: readonly string[], exclude?: string): Tool[] {
+    const found = new Set<string>();
+    const consider = (candidate: string) => {
+      if (candidate !== exclude && this.order.has(candidate)) found.add(candidate);
+    };
+    for (const text of texts) {
+      for (const match of text.matchAll(NAME_RUN)) {
+        const run = match[0];
+        consider(run);
+        for (let i = run.indexOf("."); i >= 0; i = run.indexOf(".", i + 1)) consider(run.slice(0, i));
+      }
+    }
+    for (const name of this.odd) if (texts.some((text) => text.includes(name))) consider(name);
+    return [...found].sort((a, b) => this.order.get(a)! - this.order.get(b)!).map((name) => ({ name }));
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Linting one item
+
+interface Side {
+  findings: Finding[];
+  /** Surface texts by path. */
+  texts: Map<string, string>;
+}
+
+const EMPTY_SIDE: Side = { findings: [], texts: new Map() };
+
+function bareContract(): Contract {
+  return {
+    lockfileVersion: 1,
+    server: {},
+    protocolVersion: "",
+    capabilities: {},
+    capture: { clientCapabilities: [] },
+    tools: [],
+    resources: [],
+    resourceTemplates: [],
+    prompts: [],
+  };
+}
+
+function lintItem(kind: ItemKind, item: JsonObject, names: ToolNames, covers: (path: string) => boolean): Side {
+  const sub = bareContract();
+  (sub[LIST[kind]] as JsonObject[]).push(item);
+  const own = kind === "tool" && typeof item.name === "string" ? item.name : undefined;
+  return lintSub(sub, kind, names, own, covers);
+}
+
+function lintServer(instructions: string, names: ToolNames): Side {
+  const sub = bareContract();
+  sub.instructions = instructions;
+  return lintSub(sub, "server", names, undefined, () => true);
+}
+
+/** Security findings on the sub-contract's one item (not on its stub tools), within scope. */
+function lintSub(
+  sub: Contract,
+  kind: TargetKind,
+  names: ToolNames,
+  own: string | undefined,
+  covers: (path: string) => boolean,
+): Side {
+  const all = surfaceTexts(sub);
+  const texts = new Map<string, string>();
+  for (const t of all) if (covers(t.path) && !texts.has(t.path)) texts.set(t.path, t.text);
+  // No new or changed text (a changed `required` list, a number): nothing to lint.
+  if (texts.size === 0) return EMPTY_SIDE;
+  // A new contract object, not the one just read: surfaceTexts may remember a contract's texts.
+  const stubs = names.stubs(
+    all.filter((t) => t.role === "text").map((t) => t.text),
+    own,
+  );
+  const linted: Contract = { ...sub, tools: [...sub.tools, ...stubs] };
+  const findings: Finding[] = [];
+  for (const rule of SECURITY_RULES) {
+    for (const f of rule.check(linted, DEFAULT_LINT_OPTIONS)) {
+      if (f.target.kind !== kind || (own !== undefined && f.target.name !== own) || !covers(f.path)) continue;
+      findings.push({ ...f, rule: rule.id, level: rule.level });
+    }
+  }
+  return { findings, texts };
+}
+
+// ---------------------------------------------------------------------------------------------
+// New findings → changes
+
+function evidenceKey(finding: Finding): string {
+  return finding.evidence === undefined ? "" : stableStringify(finding.evidence);
+}
+
+function findingKey(finding: Finding): string {
+  return `${finding.rule}\u0000${finding.path}\u0000${evidenceKey(finding)}`;
+}
+
+/** Findings of `now` without a counterpart (same lint rule, path and evidence) in `then`. */
+function introduced(kind: TargetKind, name: string, then: Side, now: Side): ChangeSpec[] {
+  const left = new Map<string, number>();
+  for (const f of then.findings) left.set(findingKey(f), (left.get(findingKey(f)) ?? 0) + 1);
+  // With repeats of one key, the ones whose message was there before are the old ones.
+  const oldMessages = new Set(then.findings.map((f) => `${findingKey(f)}\u0000${f.message}`));
+  const ordered = [...now.findings].sort(
+    (a, b) =>
+      Number(!oldMessages.has(`${findingKey(a)}\u0000${a.message}`)) -
+      Number(!oldMessages.has(`${findingKey(b)}\u0000${b.message}`)),
+  );
+  const specs: ChangeSpec[] = [];
+  for (const finding of ordered) {
+    const key = findingKey(finding);
+    const matched = left.get(key) ?? 0;
+    if (matched > 0) {
+      left.set(key, matched - 1);
+      continue;
+    }
+    specs.push(toSpec(kind, name, finding, then.texts.get(finding.path), now.texts.get(finding.path)));
+  }
+  return specs;
+}
+
+function toSpec(
+  kind: TargetKind,
+  name: string,
+  finding: Finding,
+  before: string | undefined,
+  after: string | undefined,
+): ChangeSpec {
+  const where = pointerToDotted(finding.path) || "text";
+  const prefix = `${where}: `;
+  const detail = finding.message.startsWith(prefix) ? finding.message.slice(prefix.length) : finding.message;
+  return {
+    rule: DRIFT_RULE,
+    kind,
+    name,
+    path: finding.path,
+    ...(before !== undefined && { before }),
+    ...(after !== undefined && { after }),
+    message: `${where} now carries ${finding.rule}: ${detail}`,
+    ...(after !== undefined && { note: `text diff: ${textDiff(before, after)}` }),
+    discriminator: `${finding.rule}|${evidenceKey(finding)}`,
+  };
+}
