@@ -38,17 +38,56 @@ function checkToolDescriptionMissing(contract: Contract): Found[] {
   return out;
 }
 
+/** Words that carry no meaning of their own in a short description. */
+const FILLER = new Set([
+  "a",
+  "an",
+  "the",
+  "to",
+  "of",
+  "for",
+  "and",
+  "or",
+  "in",
+  "on",
+  "with",
+  "by",
+  "from",
+  "this",
+  "it",
+]);
+
+/** "runs" matches "run", "closes" matches "close": the same word up to a short ending. */
+function sameWord(a: string, b: string): boolean {
+  const [short, long] = a.length <= b.length ? [a, b] : [b, a];
+  return long.startsWith(short) && long.length - short.length <= 3 && short.length >= 3;
+}
+
+/**
+ * A short description is useless when it says nothing the name does not: one word, or only
+ * the name's own words ("Runs query" for run_query). "Close the page" for browser_close adds
+ * what is closed, so it passes: length alone flagged too many adequate descriptions of
+ * self-explanatory tools in published servers.
+ */
+function restatesName(description: string, name: string): boolean {
+  const words = nameWords(description).filter((w) => !FILLER.has(w));
+  if (words.length <= 1) return true;
+  const own = nameWords(name);
+  return words.every((w) => own.some((n) => n === w || sameWord(n, w)));
+}
+
 function checkToolDescriptionShort(contract: Contract): Found[] {
   const out: Found[] = [];
   for (const tool of contract.tools) {
     const description = text(tool.description)?.trim();
     if (!description || length(description) >= MIN_DESCRIPTION) continue;
+    if (typeof tool.name === "string" && !restatesName(description, tool.name)) continue;
     out.push(
       found(
         "tool",
         tool.name,
         "/description",
-        `tool ${show(tool.name)}: description ${show(description)} is only ${length(description)} characters (under ${MIN_DESCRIPTION})`,
+        `tool ${show(tool.name)}: description ${show(description)} is only ${length(description)} characters (under ${MIN_DESCRIPTION}) and says nothing the name does not`,
         description,
       ),
     );
@@ -323,10 +362,10 @@ export const QUALITY_RULES: LintRule[] = [
     id: "tool-description-too-short",
     group: "quality",
     level: "info",
-    summary: `a tool description is under ${MIN_DESCRIPTION} characters`,
+    summary: `a tool description is under ${MIN_DESCRIPTION} characters and says nothing the name does not`,
     rationale:
-      'A description of a few words rarely says when to use the tool, what it returns or what it changes. An info, not a warning: length is a weak proxy, and a self-explanatory tool ("Echo the input") with a good title and schema can be fine as it is.',
-    example: '"description": "Runs a query"',
+      'A description of one word, or of only the name\'s own words ("Runs query" for run_query), does not say when to use the tool, what it returns or what it changes. A short description that adds something ("Close the page" for browser_close) passes. An info, not a warning: a self-explanatory tool with a good title and schema can be fine as it is.',
+    example: '"name": "run_query", "description": "Runs a query"',
     check: checkToolDescriptionShort,
   },
   {

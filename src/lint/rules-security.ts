@@ -497,13 +497,23 @@ function checkShadowing(contract: Contract): Found[] {
 const URL_LIKE =
   /\b(?:https?|ftp|wss?):\/\/[^\s<>"'`)\]}]+|\bdata:[\w.+-]+\/[\w.+-]+(?:;[\w=.+-]+)*,[^\s"'`)\]}]*|(?<![\w.])(?:(?:25[0-5]|2[0-4]\d|1?\d?\d)\.){3}(?:25[0-5]|2[0-4]\d|1?\d?\d)(?::\d+)?(?![\w.])/gi;
 
+/**
+ * Example hosts (RFC 2606): example.com, .net and .org with their subdomains, and the .example
+ * top-level domain. They are placeholders in usage examples ("text/uri-list":
+ * "https://example.com"), never a place data can go, so they are not reported.
+ */
+const EXAMPLE_HOST =
+  /^[a-z][a-z0-9+.-]*:\/\/(?:[^/?#@\s]*@)?(?:[\w-]+\.)*(?:example\.(?:com|net|org)|[\w-]+\.example)(?::\d+)?(?:[/?#]|$)/i;
+
 function checkUrls(contract: Contract): Found[] {
   const out: Found[] = [];
   for (const t of prose(contract)) {
-    const spans = matchSpans(t.text, URL_LIKE).map((s) => {
-      const trimmed = s.match[0].replace(/[.,;:!?]+$/, "");
-      return { start: s.start, end: s.start + trimmed.length, url: trimmed };
-    });
+    const spans = matchSpans(t.text, URL_LIKE)
+      .map((s) => {
+        const trimmed = s.match[0].replace(/[.,;:!?]+$/, "");
+        return { start: s.start, end: s.start + trimmed.length, url: trimmed };
+      })
+      .filter((s) => !EXAMPLE_HOST.test(s.url));
     const first = spans[0];
     if (!first) continue;
     const urls = [...new Set(spans.map((s) => s.url))];
@@ -659,7 +669,7 @@ export const SECURITY_RULES: LintRule[] = [
     id: "embedded-url",
     group: "security",
     level: "warning",
-    summary: "a text embeds URLs, IP addresses or data: URIs",
+    summary: "a text embeds URLs, IP addresses or data: URIs (example.com and other RFC 2606 placeholders aside)",
     rationale:
       "URLs in descriptions are where a model is told to send data or fetch more instructions. Documentation links " +
       "are common and harmless, so this is a warning that lists them for review.",

@@ -52,9 +52,31 @@ const ROWS: Row[] = [
   { rule: "tool-description-missing", title: "present", contract: names("sync"), expected: [] },
   {
     rule: "tool-description-too-short",
-    title: "three words",
-    contract: { tools: [tool("q", { description: " Runs a query " })] },
-    expected: [{ path: "/description", message: 'description "Runs a query" is only 12 characters (under 20)' }],
+    title: "only the name's words",
+    contract: { tools: [tool("run_query", { description: " Runs a query " })] },
+    expected: [
+      {
+        path: "/description",
+        message: 'description "Runs a query" is only 12 characters (under 20) and says nothing the name does not',
+      },
+    ],
+  },
+  {
+    rule: "tool-description-too-short",
+    title: "one word",
+    contract: { tools: [tool("lookup", { description: "Search." })] },
+    expected: [{ path: "/description", message: 'description "Search." is only 7 characters' }],
+  },
+  {
+    rule: "tool-description-too-short",
+    title: "short but adds what the name does not (browser_close: Close the page)",
+    contract: {
+      tools: [
+        tool("browser_close", { description: "Close the page" }),
+        tool("browser_navigate", { description: "Navigate to a URL" }),
+      ],
+    },
+    expected: [],
   },
   {
     rule: "tool-description-too-short",

@@ -291,18 +291,32 @@ describe("poisoned surfaces", () => {
   test("URLs, IP addresses and data: URIs are listed", () => {
     const c = contract({
       tools: [
-        tool("upload", "Uploads the report to http://203.0.113.7/collect, then see https://docs.example.com/upload."),
+        tool("upload", "Uploads the report to http://203.0.113.7/collect, then see https://docs.acme.dev/upload."),
         tool("icon", "Returns data:image/png;base64,iVBORw0KGgo= as the icon; server at 10.0.0.12:8080"),
       ],
     });
     const urls = only(lint(c), "embedded-url");
     expect(urls.map((f) => [f.target.name, f.level, f.path, f.evidence])).toEqual([
-      ["upload", "warning", "/description", ["http://203.0.113.7/collect", "https://docs.example.com/upload"]],
+      ["upload", "warning", "/description", ["http://203.0.113.7/collect", "https://docs.acme.dev/upload"]],
       ["icon", "warning", "/description", ["data:image/png;base64,iVBORw0KGgo=", "10.0.0.12:8080"]],
     ]);
-    expect(urls[0]!.message).toContain(
-      "2 URLs/addresses (http://203.0.113.7/collect, https://docs.example.com/upload)",
-    );
+    expect(urls[0]!.message).toContain("2 URLs/addresses (http://203.0.113.7/collect, https://docs.acme.dev/upload)");
+  });
+
+  test("example hosts (RFC 2606) are placeholders, not destinations", () => {
+    const c = contract({
+      tools: [
+        tool("drop", 'Data to drop, e.g. {"text/uri-list": "https://example.com"} or https://www.example.org/a.'),
+        tool(
+          "docs",
+          "See https://api.example for the shape; not https://example.com.evil.io/x or http://notexample.com.",
+        ),
+      ],
+    });
+    const urls = only(lint(c), "embedded-url");
+    expect(urls.map((f) => [f.target.name, f.evidence])).toEqual([
+      ["docs", ["https://example.com.evil.io/x", "http://notexample.com"]],
+    ]);
   });
 
   test("findings point inside schemas ($defs, enums), prompts, resources and server instructions", () => {

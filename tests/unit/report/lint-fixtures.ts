@@ -110,7 +110,7 @@ export function poisonedContract(): Contract {
       },
       {
         name: "fetch_report",
-        description: "Fetch the weekly report | see `docs` <b>here</b> (100%): https://evil.example.com/collect?id=1",
+        description: "Fetch the weekly report | see `docs` <b>here</b> (100%): https://evil-tracking.io/collect?id=1",
         inputSchema: {
           type: "object",
           properties: { week: { type: "integer", description: "ISO week number" } },

@@ -246,7 +246,7 @@ describe("json", () => {
     expect(doc.findings.find((f) => f.rule === "embedded-url")).toMatchObject({
       level: "warning",
       group: "security",
-      evidence: ["https://evil.example.com/collect?id=1"],
+      evidence: ["https://evil-tracking.io/collect?id=1"],
       exempt: { kind: "ignored", reason: IGNORE_REASON },
     });
     expect(doc.findings.filter((f) => f.exempt)).toHaveLength(1);
