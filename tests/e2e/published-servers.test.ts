@@ -165,3 +165,25 @@ describe("@modelcontextprotocol/server-filesystem", () => {
     expect(readFileSync(join(dir, "a.json"), "utf8")).toBe(readFileSync(join(dir, "b.json"), "utf8"));
   });
 });
+
+describe("lint on published servers", () => {
+  test.concurrent("server-everything, live: no protocol or security findings, and the estimate", async () => {
+    const result = await runCli(["lint", "--format", "json", "--fail-on", "warning", "--", "node", EVERYTHING, "stdio"]);
+    expect(result.code).toBe(0);
+    const report = JSON.parse(result.stdout) as {
+      findings: { rule: string; level: string; group: string }[];
+      toolList: { tools: number; tokens: number };
+    };
+    expect(report.findings.filter((f) => f.group !== "quality")).toEqual([]);
+    expect(report.findings.filter((f) => f.level !== "info")).toEqual([]);
+    expect(report.toolList.tools).toBe(13);
+    expect(report.toolList.tokens).toBeGreaterThan(1000);
+  });
+
+  test.concurrent("server-filesystem, live: the 2026.8.31 release passes --fail-on warning", async () => {
+    const root = realpathSync(tempDir());
+    const result = await runCli(["lint", "--fail-on", "warning", "--", "node", FILESYSTEM, root]);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain("0 errors, 0 warnings");
+  });
+});
