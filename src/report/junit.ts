@@ -137,39 +137,18 @@ function outLine(change: ReportChange): string {
 }
 
 export function renderJunit(report: Report, context: ReportContext = {}): string {
-  const cases = collectCases(report, context);
-  let failures = 0;
-  let skipped = 0;
-  const body: string[] = [];
-  for (const c of cases) {
+  const cases = collectCases(report, context).map((c): JunitCase => {
     const failing = c.changes.filter((change) => countsAsFailing(change, report.failOn));
     const waived = c.changes.filter((change) => change.exempt && isFailing(change.severity, report.failOn));
-    const other = c.changes.filter((change) => !failing.includes(change));
-    const open = `    <testcase${attributes({ classname: c.kind, name: c.name, time: 0 })}`;
-    if (failing.length === 0 && waived.length === 0 && other.length === 0) {
-      body.push(`${open}/>`);
-      continue;
-    }
-    body.push(`${open}>`);
-    if (failing.length > 0) {
-      failures++;
-      for (const change of failing) {
-        body.push(
-          `      <failure${attributes({ message: change.message, type: change.rule })}>${escapeXmlText(failureBody(change))}</failure>`,
-        );
-      }
-    } else if (waived.length > 0) {
-      skipped++;
-      const reasons = [...new Set(waived.map((change) => exemptionLabel(change.exempt!)))].join("; ");
-      body.push(`      <skipped${attributes({ message: reasons })}/>`);
-    }
-    if (other.length > 0) {
-      body.push(`      <system-out>${escapeXmlText(other.map(outLine).join("\n"))}</system-out>`);
-    }
-    body.push("    </testcase>");
-  }
-  const counts = { tests: cases.length, failures, errors: 0, skipped, time: 0 };
-  const properties = [
+    return {
+      classname: c.kind,
+      name: c.name,
+      failures: failing.map((change) => ({ message: change.message, type: change.rule, body: failureBody(change) })),
+      skipped: waived.map((change) => exemptionLabel(change.exempt!)),
+      out: c.changes.filter((change) => !failing.includes(change)).map(outLine),
+    };
+  });
+  return junitXml("mcp-contract", cases, [
     ["command", report.command],
     ["baseline", report.baseline.source],
     ["current", report.current.source],
@@ -177,14 +156,54 @@ export function renderJunit(report: Report, context: ReportContext = {}): string
     ["result", report.result],
     ["requiredBump", report.requiredBump],
     ["verdict", verdictLine(report)],
-    ...report.notices.map((notice) => ["notice", notice]),
-  ];
+    ...report.notices.map((notice): [string, string] => ["notice", notice]),
+  ]);
+}
+
+/** One test case of a JUnit report: an item checked, with what failed, was waived, or is only worth a line. */
+export interface JunitCase {
+  classname: string;
+  name: string;
+  failures: { message: string; type: string; body: string }[];
+  /** Why would-be failures do not count (exempt); the case is <skipped> when it has no failure. */
+  skipped: string[];
+  /** Lines for <system-out>: everything else about the item. */
+  out: string[];
+}
+
+/** The XML around the cases, shared by check, diff and lint; counts are derived from the cases. */
+export function junitXml(suite: string, cases: readonly JunitCase[], properties: readonly [string, string][]): string {
+  let failures = 0;
+  let skipped = 0;
+  const body: string[] = [];
+  for (const c of cases) {
+    const open = `    <testcase${attributes({ classname: c.classname, name: c.name, time: 0 })}`;
+    if (c.failures.length === 0 && c.skipped.length === 0 && c.out.length === 0) {
+      body.push(`${open}/>`);
+      continue;
+    }
+    body.push(`${open}>`);
+    if (c.failures.length > 0) {
+      failures++;
+      for (const f of c.failures) {
+        body.push(
+          `      <failure${attributes({ message: f.message, type: f.type })}>${escapeXmlText(f.body)}</failure>`,
+        );
+      }
+    } else if (c.skipped.length > 0) {
+      skipped++;
+      body.push(`      <skipped${attributes({ message: [...new Set(c.skipped)].join("; ") })}/>`);
+    }
+    if (c.out.length > 0) body.push(`      <system-out>${escapeXmlText(c.out.join("\n"))}</system-out>`);
+    body.push("    </testcase>");
+  }
+  const counts = { tests: cases.length, failures, errors: 0, skipped, time: 0 };
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',
-    `<testsuites${attributes({ name: "mcp-contract", ...counts })}>`,
-    `  <testsuite${attributes({ name: "mcp-contract", ...counts })}>`,
+    `<testsuites${attributes({ name: suite, ...counts })}>`,
+    `  <testsuite${attributes({ name: suite, ...counts })}>`,
     "    <properties>",
-    ...properties.map(([name, value]) => `      <property${attributes({ name: name!, value: value! })}/>`),
+    ...properties.map(([name, value]) => `      <property${attributes({ name, value })}/>`),
     "    </properties>",
     ...body,
     "  </testsuite>",

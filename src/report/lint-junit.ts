@@ -10,7 +10,7 @@
 import { isJsonObject, type Json } from "../contract/model.ts";
 import { KIND_ORDER } from "../diff/change.ts";
 import type { TargetKind } from "../diff/model.ts";
-import { attributes, escapeXmlText, LISTS, serverName } from "./junit.ts";
+import { type JunitCase, junitXml, LISTS, serverName } from "./junit.ts";
 import type { LintReportContext } from "./lint-formats.ts";
 import type { LintReport, ReportFinding } from "./lint-model.ts";
 import {
@@ -86,57 +86,23 @@ function outLine(finding: ReportFinding): string {
 }
 
 export function renderLintJunit(report: LintReport, context: LintReportContext = {}): string {
-  const cases = collectCases(report, context);
-  let failures = 0;
-  let skipped = 0;
-  const body: string[] = [];
-  for (const c of cases) {
+  const cases = collectCases(report, context).map((c): JunitCase => {
     const failing = c.findings.filter((f) => isFailingFinding(f, report));
-    const waived = c.findings.filter((f) => isWaivedFinding(f, report));
-    const other = c.findings.filter((f) => !failing.includes(f));
-    const open = `    <testcase${attributes({ classname: c.kind, name: c.name, time: 0 })}`;
-    if (c.findings.length === 0) {
-      body.push(`${open}/>`);
-      continue;
-    }
-    body.push(`${open}>`);
-    if (failing.length > 0) {
-      failures++;
-      for (const finding of failing) {
-        body.push(
-          `      <failure${attributes({ message: findingMessage(finding), type: finding.rule })}>${escapeXmlText(failureBody(finding))}</failure>`,
-        );
-      }
-    } else if (waived.length > 0) {
-      skipped++;
-      const reasons = [...new Set(waived.map((f) => exemptionLabel(f.exempt!)))].join("; ");
-      body.push(`      <skipped${attributes({ message: reasons })}/>`);
-    }
-    if (other.length > 0) {
-      body.push(`      <system-out>${escapeXmlText(other.map(outLine).join("\n"))}</system-out>`);
-    }
-    body.push("    </testcase>");
-  }
-  const counts = { tests: cases.length, failures, errors: 0, skipped, time: 0 };
-  const properties = [
+    return {
+      classname: c.kind,
+      name: c.name,
+      failures: failing.map((f) => ({ message: findingMessage(f), type: f.rule, body: failureBody(f) })),
+      skipped: c.findings.filter((f) => isWaivedFinding(f, report)).map((f) => exemptionLabel(f.exempt!)),
+      out: c.findings.filter((f) => !failing.includes(f)).map(outLine),
+    };
+  });
+  return junitXml("mcp-contract lint", cases, [
     ["command", report.command],
     ["subject", report.subject.source],
     ["failOn", report.failOn],
     ["result", report.result],
     ["verdict", lintVerdictLine(report)],
     ["toolList", toolListLine(report.toolList)],
-    ...report.notices.map((notice) => ["notice", notice]),
-  ];
-  return [
-    '<?xml version="1.0" encoding="UTF-8"?>',
-    `<testsuites${attributes({ name: "mcp-contract lint", ...counts })}>`,
-    `  <testsuite${attributes({ name: "mcp-contract lint", ...counts })}>`,
-    "    <properties>",
-    ...properties.map(([name, value]) => `      <property${attributes({ name: name!, value: value! })}/>`),
-    "    </properties>",
-    ...body,
-    "  </testsuite>",
-    "</testsuites>",
-    "",
-  ].join("\n");
+    ...report.notices.map((notice): [string, string] => ["notice", notice]),
+  ]);
 }

@@ -9,21 +9,12 @@
  */
 import { LINT_RULES } from "../lint/catalog.ts";
 import type { LintLevel, LintRule } from "../lint/model.ts";
-import { VERSION } from "../version.ts";
 import type { LintReportContext } from "./lint-formats.ts";
 import type { LintReport, ReportFinding } from "./lint-model.ts";
 import { findingLocator, findingMessage, isFailingFinding, lintGroupOf } from "./lint-shared.ts";
 import { codeBlock, escapeMarkdown } from "./markdown.ts";
-import {
-  capitalize,
-  logicalLocation,
-  pascalCase,
-  physicalLocation,
-  SARIF_SCHEMA,
-  type SarifLevel,
-  sentence,
-} from "./sarif.ts";
-import { exemptionLabel, INFORMATION_URI, ruleHelpUri } from "./shared.ts";
+import { capitalize, pascalCase, type SarifLevel, sarifLog, sarifResult, sentence } from "./sarif.ts";
+import { exemptionLabel, ruleHelpUri } from "./shared.ts";
 
 export const LINT_SARIF_LEVEL: Record<LintLevel, SarifLevel> = { error: "error", warning: "warning", info: "note" };
 
@@ -81,23 +72,13 @@ export function buildLintSarif(report: LintReport, context: LintReportContext = 
   const ruleIndex = new Map(LINT_RULES.map((rule, i) => [rule.id, i]));
   const results = report.findings.map((finding) => {
     const found = locator.locate(finding);
-    const index = ruleIndex.get(finding.rule);
-    const level: SarifLevel = finding.exempt ? "note" : LINT_SARIF_LEVEL[finding.level];
-    return {
-      ruleId: finding.rule,
-      ...(index !== undefined && { ruleIndex: index }),
-      level,
-      message: { text: resultMessage(finding) },
-      locations: [
-        {
-          ...(found && { physicalLocation: physicalLocation(found) }),
-          logicalLocations: [logicalLocation(finding)],
-        },
-      ],
-      partialFingerprints: { [LINT_FINGERPRINT_KEY]: finding.fingerprint },
-      ...(finding.exempt?.kind === "ignored" && {
-        suppressions: [{ kind: "external", status: "accepted", justification: finding.exempt.reason }],
-      }),
+    return sarifResult({
+      item: finding,
+      ruleIndex: ruleIndex.get(finding.rule),
+      level: finding.exempt ? "note" : LINT_SARIF_LEVEL[finding.level],
+      message: resultMessage(finding),
+      found,
+      fingerprintKey: LINT_FINGERPRINT_KEY,
       properties: {
         level: finding.level,
         ...lintGroupOf(finding.rule),
@@ -108,48 +89,18 @@ export function buildLintSarif(report: LintReport, context: LintReportContext = 
         ...(finding.evidence !== undefined && { evidence: finding.evidence }),
         ...(found && { lockfilePointer: found.pointer }),
       },
-    };
+    });
   });
-  return {
-    $schema: SARIF_SCHEMA,
-    version: "2.1.0",
-    runs: [
-      {
-        tool: {
-          driver: {
-            name: "mcp-contract",
-            version: VERSION,
-            semanticVersion: VERSION,
-            informationUri: INFORMATION_URI,
-            rules: LINT_RULES.map(sarifRule),
-          },
-        },
-        invocations: [
-          {
-            executionSuccessful: true,
-            ...(report.notices.length > 0 && {
-              toolExecutionNotifications: report.notices.map((notice) => ({
-                level: "warning",
-                message: { text: sentence(notice) },
-              })),
-            }),
-          },
-        ],
-        columnKind: "utf16CodeUnits",
-        results,
-        properties: {
-          command: report.command,
-          subject: report.subject,
-          failOn: report.failOn,
-          result: report.result,
-          failing: report.failing,
-          summary: report.summary,
-          toolList: report.toolList,
-          notices: report.notices,
-        },
-      },
-    ],
-  };
+  return sarifLog(LINT_RULES.map(sarifRule), results, report.notices, {
+    command: report.command,
+    subject: report.subject,
+    failOn: report.failOn,
+    result: report.result,
+    failing: report.failing,
+    summary: report.summary,
+    toolList: report.toolList,
+    notices: report.notices,
+  });
 }
 
 export function renderLintSarif(report: LintReport, context: LintReportContext = {}): string {

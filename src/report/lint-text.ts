@@ -2,8 +2,8 @@
 import { LINT_LEVELS, type LintLevel } from "../lint/model.ts";
 import type { LintReport, ReportFinding } from "./lint-model.ts";
 import { findingMessage, lintCountsLine, toolListLine } from "./lint-shared.ts";
-import { exemptionLabel, plural } from "./shared.ts";
-import { describeSide, paint, pushNotices, type TextStyle } from "./text.ts";
+import { exemptionLabel } from "./shared.ts";
+import { describeSide, paint, pushNotices, type TextStyle, verdictText } from "./text.ts";
 
 const HEADINGS: Record<LintLevel, { label: string; mark: string; color: string }> = {
   error: { label: "ERROR", mark: "✖", color: "31" },
@@ -40,22 +40,7 @@ export function renderLintText(report: LintReport, style: TextStyle): string {
   const exempt = report.findings.filter((f) => f.exempt).length;
   out.push(`${lintCountsLine(report)}${exempt ? ` · ${exempt} exempt (not counted)` : ""}`);
   out.push(estimate);
-  if (report.result === "fail" && report.failing === 0) {
-    // Failed on something other than a finding (the notices say what).
-    out.push(paint(style, "1;31", "✖ FAIL: see the notices below"));
-  } else if (report.failOn === "never") {
-    out.push(paint(style, "2", "(--fail-on never: reporting only)"));
-  } else if (report.result === "fail") {
-    out.push(
-      paint(
-        style,
-        "1;31",
-        `✖ FAIL: ${plural(report.failing, "finding")} at or above ${report.failOn} (--fail-on ${report.failOn})`,
-      ),
-    );
-  } else {
-    out.push(paint(style, "1;32", `✔ PASS: nothing at or above ${report.failOn} (--fail-on ${report.failOn})`));
-  }
+  out.push(verdictText(report, "finding", style));
   pushNotices(out, report, style);
   return `${out.join("\n")}\n`;
 }

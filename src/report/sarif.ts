@@ -125,23 +125,13 @@ export function buildSarif(report: Report, context: ReportContext = {}) {
   const ruleIndex = new Map(RULES.map((rule, i) => [rule.id, i]));
   const results = report.changes.map((change) => {
     const found = locator.locate(change);
-    const index = ruleIndex.get(change.rule);
-    const level: SarifLevel = change.exempt ? "note" : SARIF_LEVEL[change.severity];
-    return {
-      ruleId: change.rule,
-      ...(index !== undefined && { ruleIndex: index }),
-      level,
-      message: { text: resultMessage(change) },
-      locations: [
-        {
-          ...(found && { physicalLocation: physicalLocation(found) }),
-          logicalLocations: [logicalLocation(change)],
-        },
-      ],
-      partialFingerprints: { [FINGERPRINT_KEY]: change.fingerprint },
-      ...(change.exempt?.kind === "ignored" && {
-        suppressions: [{ kind: "external", status: "accepted", justification: change.exempt.reason }],
-      }),
+    return sarifResult({
+      item: change,
+      ruleIndex: ruleIndex.get(change.rule),
+      level: change.exempt ? "note" : SARIF_LEVEL[change.severity],
+      message: resultMessage(change),
+      found,
+      fingerprintKey: FINGERPRINT_KEY,
       properties: {
         severity: change.severity,
         ...(change.direction && { direction: change.direction }),
@@ -152,8 +142,62 @@ export function buildSarif(report: Report, context: ReportContext = {}) {
         ...(change.witness !== undefined && { witness: change.witness }),
         ...(found && { lockfilePointer: found.pointer }),
       },
-    };
+    });
   });
+  return sarifLog(RULES.map(sarifRule), results, report.notices, {
+    command: report.command,
+    baseline: report.baseline,
+    current: report.current,
+    failOn: report.failOn,
+    result: report.result,
+    requiredBump: report.requiredBump,
+    failing: report.failing,
+    summary: report.summary,
+    notices: report.notices,
+  });
+}
+
+/** What one SARIF result is made of; the same for a change and a lint finding. */
+export interface ResultParts<P extends object> {
+  item: Pick<ReportChange, "rule" | "target" | "path" | "fingerprint" | "exempt">;
+  ruleIndex: number | undefined;
+  level: SarifLevel;
+  message: string;
+  found: ChangeLocation | undefined;
+  fingerprintKey: string;
+  properties: P;
+}
+
+/**
+ * One result: at the lockfile line when located, always with a logical location, a stable
+ * fingerprint, and an accepted suppression (with the reason) for what the policy ignores.
+ */
+export function sarifResult<P extends object>(parts: ResultParts<P>) {
+  const { item, found } = parts;
+  return {
+    ruleId: item.rule,
+    ...(parts.ruleIndex !== undefined && { ruleIndex: parts.ruleIndex }),
+    level: parts.level,
+    message: { text: parts.message },
+    locations: [
+      {
+        ...(found && { physicalLocation: physicalLocation(found) }),
+        logicalLocations: [logicalLocation(item)],
+      },
+    ],
+    partialFingerprints: { [parts.fingerprintKey]: item.fingerprint },
+    ...(item.exempt?.kind === "ignored" && {
+      suppressions: [{ kind: "external", status: "accepted", justification: item.exempt.reason }],
+    }),
+    properties: parts.properties,
+  };
+}
+
+/**
+ * The log around a run's rules and results, the same for check, diff and lint: one run of the
+ * mcp-contract driver, notices as tool execution notifications, the verdict as run properties.
+ */
+export function sarifLog<R, T>(rules: R[], results: T[], notices: readonly string[], properties: object) {
   return {
     $schema: SARIF_SCHEMA,
     version: "2.1.0",
@@ -165,14 +209,14 @@ export function buildSarif(report: Report, context: ReportContext = {}) {
             version: VERSION,
             semanticVersion: VERSION,
             informationUri: INFORMATION_URI,
-            rules: RULES.map(sarifRule),
+            rules,
           },
         },
         invocations: [
           {
             executionSuccessful: true,
-            ...(report.notices.length > 0 && {
-              toolExecutionNotifications: report.notices.map((notice) => ({
+            ...(notices.length > 0 && {
+              toolExecutionNotifications: notices.map((notice) => ({
                 level: "warning",
                 message: { text: sentence(notice) },
               })),
@@ -181,17 +225,7 @@ export function buildSarif(report: Report, context: ReportContext = {}) {
         ],
         columnKind: "utf16CodeUnits",
         results,
-        properties: {
-          command: report.command,
-          baseline: report.baseline,
-          current: report.current,
-          failOn: report.failOn,
-          result: report.result,
-          requiredBump: report.requiredBump,
-          failing: report.failing,
-          summary: report.summary,
-          notices: report.notices,
-        },
+        properties,
       },
     ],
   };

@@ -69,24 +69,29 @@ export function renderText(report: Report, style: TextStyle): string {
       : `requires a ${report.requiredBump.toUpperCase()} version bump`;
   const exempt = report.changes.filter((c) => c.exempt).length;
   out.push(`${counts} · ${bump}${exempt ? ` · ${exempt} exempt (not counted)` : ""}`);
-  if (report.result === "fail" && report.failing === 0) {
-    // Failed on something other than a change's severity (semver enforcement): the notices say what.
-    out.push(paint(style, "1;31", "✖ FAIL: see the notices below"));
-  } else if (report.failOn === "never") {
-    out.push(paint(style, "2", "(--fail-on never: reporting only)"));
-  } else if (report.result === "fail") {
-    out.push(
-      paint(
-        style,
-        "1;31",
-        `✖ FAIL: ${report.failing} change${report.failing === 1 ? "" : "s"} at or above ${report.failOn} (--fail-on ${report.failOn})`,
-      ),
-    );
-  } else {
-    out.push(paint(style, "1;32", `✔ PASS: nothing at or above ${report.failOn} (--fail-on ${report.failOn})`));
-  }
+  out.push(verdictText(report, "change", style));
   pushNotices(out, report, style);
   return `${out.join("\n")}\n`;
+}
+
+/** The verdict line that ends a text report, for check, diff ("change") and lint ("finding"). */
+export function verdictText(
+  verdict: { result: "pass" | "fail"; failing: number; failOn: string },
+  noun: string,
+  style: TextStyle,
+): string {
+  const { result, failing, failOn } = verdict;
+  // Failed on something other than the items' levels (semver enforcement): the notices say what.
+  if (result === "fail" && failing === 0) return paint(style, "1;31", "✖ FAIL: see the notices below");
+  if (failOn === "never") return paint(style, "2", "(--fail-on never: reporting only)");
+  if (result === "fail") {
+    return paint(
+      style,
+      "1;31",
+      `✖ FAIL: ${failing} ${noun}${failing === 1 ? "" : "s"} at or above ${failOn} (--fail-on ${failOn})`,
+    );
+  }
+  return paint(style, "1;32", `✔ PASS: nothing at or above ${failOn} (--fail-on ${failOn})`);
 }
 
 /** Notices (expired ignores, break-glass, semver) come last, where the eye lands. */
