@@ -168,7 +168,17 @@ describe("@modelcontextprotocol/server-filesystem", () => {
 
 describe("lint on published servers", () => {
   test.concurrent("server-everything, live: no protocol or security findings, and the estimate", async () => {
-    const result = await runCli(["lint", "--format", "json", "--fail-on", "warning", "--", "node", EVERYTHING, "stdio"]);
+    const result = await runCli([
+      "lint",
+      "--format",
+      "json",
+      "--fail-on",
+      "warning",
+      "--",
+      "node",
+      EVERYTHING,
+      "stdio",
+    ]);
     expect(result.code).toBe(0);
     const report = JSON.parse(result.stdout) as {
       findings: { rule: string; level: string; group: string }[];
