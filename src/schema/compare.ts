@@ -331,6 +331,10 @@ function compareResolved(a: Json, b: Json, path: string, ctx: Context, nullHandl
   let NA = normalize(A);
   let NB = normalize(B);
   compareAnnotations(NA.kw, NB.kw, path, ctx);
+  // Two schemas that both provably accept nothing (no type and no null left, e.g. const 0
+  // beside type string) mean the same, however differently they are spelled: what else sits
+  // beside them can only constrain further.
+  if (acceptsNothing(NA) && acceptsNothing(NB)) return;
   // A union beside other constraints on one side only: S ∧ anyOf(Bi) ≡ anyOf(S ∧ Bi).
   if (unionKey(NA.kw) && !unionKey(NB.kw)) NA = distributeUnion(NA);
   else if (unionKey(NB.kw) && !unionKey(NA.kw)) NB = distributeUnion(NB);
@@ -345,6 +349,10 @@ function compareResolved(a: Json, b: Json, path: string, ctx: Context, nullHandl
   if (allowsType(NA, "string") && allowsType(NB, "string")) compareStrings(NA.kw, NB.kw, path, ctx);
   if (allowsType(NA, "array") && allowsType(NB, "array")) compareArrays(NA.kw, NB.kw, path, ctx);
   compareComposition(NA.kw, NB.kw, path, ctx);
+}
+
+function acceptsNothing(norm: Norm): boolean {
+  return norm.types !== undefined && norm.types.size === 0 && !norm.nullable;
 }
 
 /** Does null pass this schema? Follows local refs (a target decides for its ref) and applicators. */

@@ -137,6 +137,8 @@ const INTERSECT: Record<string, (a: Json, b: Json) => Json | undefined> = {
       : undefined,
   enum: (a, b) => (Array.isArray(a) && Array.isArray(b) ? a.filter((v) => b.some((w) => jsonEqual(v, w))) : undefined),
   minimum: (a, b) => (typeof a === "number" && typeof b === "number" ? Math.max(a, b) : undefined),
+  exclusiveMinimum: (a, b) => (typeof a === "number" && typeof b === "number" ? Math.max(a, b) : undefined),
+  exclusiveMaximum: (a, b) => (typeof a === "number" && typeof b === "number" ? Math.min(a, b) : undefined),
   maximum: (a, b) => (typeof a === "number" && typeof b === "number" ? Math.min(a, b) : undefined),
   minLength: (a, b) => (typeof a === "number" && typeof b === "number" ? Math.max(a, b) : undefined),
   maxLength: (a, b) => (typeof a === "number" && typeof b === "number" ? Math.min(a, b) : undefined),
@@ -147,6 +149,13 @@ const INTERSECT: Record<string, (a: Json, b: Json) => Json | undefined> = {
   uniqueItems: (a, b) => a === true || b === true,
 };
 
+/** The values const and enum allow together (their intersection when both are there); undefined when neither is. */
+function allowedValues(node: JsonObject): Json[] | undefined {
+  const fromEnum = Array.isArray(node.enum) ? node.enum : undefined;
+  if (node.const === undefined) return fromEnum;
+  return !fromEnum || fromEnum.some((v) => jsonEqual(v, node.const)) ? [node.const as Json] : [];
+}
+
 /** Whether a node, on its own keywords (type, nullable, enum, const), lets null through. */
 function ownKeywordsAllowNull(node: JsonObject): boolean {
   if (node.type !== undefined) {
@@ -156,6 +165,23 @@ function ownKeywordsAllowNull(node: JsonObject): boolean {
   if (node.const !== undefined) return node.const === null;
   if (Array.isArray(node.enum) && node.nullable !== true) return node.enum.includes(null);
   return true;
+}
+
+/** draft-04 boolean exclusiveMinimum/Maximum → the numeric form (false, or true without a bound, means nothing). */
+function numericBounds(node: JsonObject): JsonObject {
+  if (typeof node.exclusiveMinimum !== "boolean" && typeof node.exclusiveMaximum !== "boolean") return node;
+  const out = { ...node };
+  for (const [exclusive, inclusive] of [
+    ["exclusiveMinimum", "minimum"],
+    ["exclusiveMaximum", "maximum"],
+  ] as const) {
+    if (typeof out[exclusive] !== "boolean") continue;
+    if (out[exclusive] === true && typeof out[inclusive] === "number") {
+      out[exclusive] = out[inclusive];
+      delete out[inclusive];
+    } else delete out[exclusive];
+  }
+  return out;
 }
 
 /**
@@ -171,7 +197,17 @@ function mergeAllOf(node: JsonObject): JsonObject {
   const rest: Json[] = [];
   let nullOk = ownKeywordsAllowNull(node);
   for (const raw of branches) {
-    const branch = asObject(raw);
+    let branch = numericBounds(asObject(raw));
+    // const and enum on both sides: the allowed values are the intersection, whichever
+    // keyword spells them (const 0 beside a part with const "a" allows nothing).
+    const mine = allowedValues(merged);
+    const theirs = allowedValues(branch);
+    if (mine && theirs && !(merged.const !== undefined && jsonEqual(merged.const, branch.const))) {
+      merged.enum = mine.filter((v) => theirs.some((w) => jsonEqual(v, w)));
+      delete merged.const;
+      const { const: _c, enum: _e, ...others } = branch;
+      branch = others;
+    }
     const unionClash =
       ["anyOf", "oneOf"].some((k) => branch[k] !== undefined) &&
       ["anyOf", "oneOf"].some((k) => merged[k] !== undefined);
@@ -281,13 +317,15 @@ export function foldNullBranches(node: JsonObject, depth = 0): { node: JsonObjec
       return { node: out, nullBranch };
     }
     if (others.length === 1) {
-      const only = asObject(others[0]);
-      // Inline the single remaining branch when that loses nothing: no keyword clashes.
-      const clash = Object.keys(only).some((k) => out[k] !== undefined && !ANNOTATION_KEYWORDS.has(k));
-      if (!clash) {
-        for (const [k, v] of Object.entries(only)) if (out[k] === undefined) out[k] = v;
+      // A union of one branch is that branch beside the rest: inline it where the merge is
+      // exact (as for an allOf part: no clash, or a known intersection such as enum ∧ const).
+      const only = others[0] as Json;
+      const parts = Array.isArray(out.allOf) ? out.allOf : [];
+      const merged = mergeAllOf({ ...out, allOf: [only] });
+      if (!Array.isArray(merged.allOf) || !merged.allOf.includes(only)) {
+        if (parts.length) merged.allOf = [...parts, ...(Array.isArray(merged.allOf) ? merged.allOf : [])];
         // The inlined branch may hold a union of its own: fold that too.
-        const again = depth < 8 ? foldNullBranches(out, depth + 1) : { node: out, nullBranch: false };
+        const again = depth < 8 ? foldNullBranches(merged, depth + 1) : { node: merged, nullBranch: false };
         return { node: again.node, nullBranch: nullBranch || again.nullBranch };
       }
     }
@@ -306,7 +344,7 @@ export function normalize(schema: Json | undefined): Norm {
     const { oneOf, ...rest } = node;
     node = { ...rest, allOf: [...(Array.isArray(node.allOf) ? node.allOf : []), { oneOf }] };
   }
-  node = mergeAllOf(node);
+  node = mergeAllOf(numericBounds(node));
   const folded = foldNullBranches(node);
   node = folded.node;
   const kw: JsonObject = { ...node };
@@ -363,15 +401,6 @@ export function normalize(schema: Json | undefined): Norm {
     }
   }
 
-  // draft-04 boolean exclusive bounds → numeric
-  if (kw.exclusiveMinimum === true && typeof kw.minimum === "number") {
-    kw.exclusiveMinimum = kw.minimum;
-    delete kw.minimum;
-  } else if (typeof kw.exclusiveMinimum === "boolean") delete kw.exclusiveMinimum;
-  if (kw.exclusiveMaximum === true && typeof kw.maximum === "number") {
-    kw.exclusiveMaximum = kw.maximum;
-    delete kw.maximum;
-  } else if (typeof kw.exclusiveMaximum === "boolean") delete kw.exclusiveMaximum;
 
   // draft-07 tuple items → prefixItems + items
   if (Array.isArray(kw.items)) {

@@ -1886,3 +1886,55 @@ function runIsolated(oldSchema: Json, newSchema: Json, timeoutMs: number): { tim
   if (child.error || child.signal) return { timedOut: true };
   return { timedOut: false, changes: JSON.parse(child.stdout) as string[] };
 }
+
+// Found by the rewrite property (properties.test.ts) with seeds other than 42: the same meaning
+// spelled with const instead of enum, a draft-04 boolean bound, or a one-branch union must not
+// look like a change, and two schemas that both accept nothing are the same.
+describe("equal meanings across spellings: const and enum, draft-04 bounds, one-branch unions", () => {
+  const same: [string, Json, Json][] = [
+    [
+      "a draft-04 `exclusiveMinimum: false` beside an allOf bound",
+      { exclusiveMinimum: false, allOf: [{ exclusiveMinimum: 0 }] },
+      { allOf: [{ exclusiveMinimum: 0 }] },
+    ],
+    [
+      "const 0 beside a one-branch anyOf of another value",
+      { const: 0, anyOf: [{ enum: ["metric"] }] },
+      { anyOf: [{ enum: ["metric"] }], enum: [0] },
+    ],
+    [
+      "const 0 beside a nullable-string union (accepts nothing)",
+      { const: 0, anyOf: [{ type: ["string", "null"] }, { type: "null" }] },
+      { anyOf: [{ type: ["string"], nullable: true }, { type: ["null"] }], enum: [0] },
+    ],
+    [
+      "const null beside allOf const 0",
+      { const: null, allOf: [{ const: 0 }] },
+      { enum: [null], allOf: [{ enum: [0] }] },
+    ],
+    [
+      'const 0 beside allOf const "metric"',
+      { allOf: [{ const: "metric" }], const: 0 },
+      { allOf: [{ enum: ["metric"] }], const: 0 },
+    ],
+    ["two different contradictions", { type: "string", const: 0 }, { allOf: [{ const: "a" }, { const: "b" }] }],
+  ];
+  for (const [title, a, b] of same) {
+    test(title, () => {
+      expect(emitted(withP(a), withP(b))).toEqual([]);
+      expect(emitted(withP(b), withP(a))).toEqual([]);
+    });
+  }
+
+  test("a schema that accepts nothing still differs from one that accepts something", () => {
+    const nothing = { type: "string", const: 0 };
+    expect(emitted(withP(nothing), withP({ type: "string" })).length).toBeGreaterThan(0);
+    expect(emitted(withP({ type: "string" }), withP(nothing)).length).toBeGreaterThan(0);
+  });
+
+  test("draft-04 exclusive bounds in allOf parts intersect with the parent's", () => {
+    const old = withP({ type: "number", minimum: 0, exclusiveMinimum: true, allOf: [{ maximum: 10 }] });
+    const next = withP({ type: "number", exclusiveMinimum: 0, maximum: 10 });
+    expect(emitted(old, next)).toEqual([]);
+  });
+});
