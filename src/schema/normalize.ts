@@ -401,7 +401,6 @@ export function normalize(schema: Json | undefined): Norm {
     }
   }
 
-
   // draft-07 tuple items → prefixItems + items
   if (Array.isArray(kw.items)) {
     kw.prefixItems = kw.items;
