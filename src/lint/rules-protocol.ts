@@ -15,17 +15,23 @@ import { pointer } from "../diff/change.ts";
 import type { TargetKind } from "../diff/model.ts";
 import { forEachSubschema } from "../schema/subschemas.ts";
 import type { Finding, LintRule } from "./model.ts";
+import { visible } from "./text-scan.ts";
 
 export type Found = Omit<Finding, "rule" | "level">;
 
 // ── shared helpers ─────────────────────────────────────────────────────────────────────
 
-const INVISIBLE = /[\u0080-\u009f\u00a0\u00ad\u061c\u180e\u2000-\u200f\u2028-\u202f\u205f-\u206f\u3000\ufeff]/g;
+const INVISIBLE = /[\u0080-\u009f\u00a0\u00ad\u061c\u180e\u2000-\u200f\u2028-\u202f\u205f-\u206f\u3000\ufeff]/;
 
-/** A string quoted for a message: JSON escapes, invisible characters as \u{…}, long text cut. */
+/**
+ * A string quoted for a message: quotes and backslashes escaped, line breaks as \n, invisible
+ * and look-alike space characters spelled out as the security rules do ("<U+200B ZERO WIDTH
+ * SPACE>"), long text cut.
+ */
 export function show(value: string, max = 80): string {
   const cut = value.length > max ? `${value.slice(0, max)}…` : value;
-  return JSON.stringify(cut).replace(INVISIBLE, (c) => `\\u{${c.codePointAt(0)!.toString(16).toUpperCase()}}`);
+  const escaped = cut.replace(/[\\"]/g, (c) => `\\${c}`);
+  return `"${visible(escaped, (cp) => INVISIBLE.test(String.fromCodePoint(cp)))}"`;
 }
 
 /** What kind of JSON value this is, for messages: "a string", "an array", "null". */

@@ -267,10 +267,18 @@ function checkHomoglyphs(contract: Contract, role: "name" | "text"): Found[] {
 const SECRECY =
   /\b(?:secret(?:ly)?|silently|quietly|covertly|hidden|without\s+(?:asking|telling|informing|notifying|mentioning|alerting)|(?:do\s+not|don['’]t|never)\s+(?:tell|mention|inform|reveal|notify|disclose))\b/i;
 
+const INSTRUCTION_TAG =
+  "important|system|system[_\\s-]?prompt|instructions?|secret|hidden|critical|admin[_\\s-]?instructions?|ai[_\\s-]?instructions?";
+
 const INSTRUCTION_PATTERNS: readonly { label: string; re: RegExp }[] = [
   {
+    // A whole <IMPORTANT>…</IMPORTANT> block is one span (so one finding, with whatever else
+    // it says merged in); a tag without its partner is a span of its own.
     label: "instruction tag",
-    re: /<\s*\/?\s*(?:important|system|system[_\s-]?prompt|instructions?|secret|hidden|critical|admin[_\s-]?instructions?|ai[_\s-]?instructions?)\s*>/gi,
+    re: new RegExp(
+      `<\\s*(${INSTRUCTION_TAG})\\s*>[\\s\\S]{0,4000}?<\\s*\\/\\s*\\1\\s*>|<\\s*\\/?\\s*(?:${INSTRUCTION_TAG})\\s*>`,
+      "gi",
+    ),
   },
   { label: "chat-template marker", re: /\[\/?INST\]|<<\/?SYS>>|<\|(?:im_start|im_end|system|assistant|user)\|>/gi },
   {

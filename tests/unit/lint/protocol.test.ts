@@ -44,7 +44,12 @@ const ROWS: Row[] = [
     rule: "tool-name-invalid",
     title: "slash and zero-width space made visible",
     contract: { tools: [tool("fs/read\u200b")] },
-    expected: [{ path: "/name", message: '"fs/read\\u{200B}" contains "/" (U+002F), "\\u{200B}" (U+200B)' }],
+    expected: [
+      {
+        path: "/name",
+        message: '"fs/read<U+200B ZERO WIDTH SPACE>" contains "/" (U+002F), "<U+200B ZERO WIDTH SPACE>" (U+200B)',
+      },
+    ],
   },
   {
     rule: "tool-name-invalid",

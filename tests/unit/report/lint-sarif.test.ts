@@ -83,7 +83,7 @@ describe("lint SARIF structure", () => {
     const log = buildLintSarif(poisoned.report, poisoned.context);
     const { results } = log.runs[0]!;
     expect(results).toHaveLength(poisoned.report.findings.length);
-    expect(results.map((r) => r.level)).toEqual([...Array(9).fill("error"), "note", "note"]);
+    expect(results.map((r) => r.level)).toEqual([...Array(7).fill("error"), "note", "note"]);
     for (const [i, result] of results.entries()) {
       const finding = poisoned.report.findings[i]!;
       expect(result.ruleId).toBe(finding.rule);
@@ -196,8 +196,8 @@ describe("lint SARIF structure", () => {
       subject: poisoned.report.subject,
       failOn: "error",
       result: "fail",
-      failing: 9,
-      summary: { error: 9, warning: 1, info: 1, total: 11 },
+      failing: 7,
+      summary: { error: 7, warning: 1, info: 1, total: 9 },
       toolList: poisoned.report.toolList,
       notices: LINT_NOTICES,
     });
