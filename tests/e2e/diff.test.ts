@@ -551,19 +551,21 @@ process.stderr.write("sdk-modules=" + sdk.length + "\\n");
     return { sdkModules: Number(match[1]), stdout };
   }
 
-  test.skipIf(BIN !== undefined)("diff (and check --against) of two small files never load the MCP SDK", async () => {
+  test.skipIf(BIN !== undefined)("diff, check --against and lint --from never load the MCP SDK", async () => {
     const { before, after } = breakingPair();
-    const [diff, json, check, control] = await Promise.all([
+    const [diff, json, check, lint, control] = await Promise.all([
       probe(["diff", before, after]),
       probe(["diff", before, after, "--format", "json"]),
       probe(["check", "--baseline", before, "--against", after, "--fail-on", "never"]),
+      probe(["lint", "--from", after, "--fail-on", "never"]),
       probe(["diff", before, after], true),
     ]);
     // The commands really ran.
     expect(diff.stdout).toContain("[required-added]");
     expect(parseReport(json.stdout).summary.breaking).toBe(1);
     expect(check.stdout).toContain("mcp-contract check");
-    expect([diff.sdkModules, json.sdkModules, check.sdkModules]).toEqual([0, 0, 0]);
+    expect(lint.stdout).toContain("mcp-contract lint");
+    expect([diff.sdkModules, json.sdkModules, check.sdkModules, lint.sdkModules]).toEqual([0, 0, 0, 0]);
     // The probe can fail: loading the live-capture module does pull the SDK in.
     expect(control.sdkModules).toBeGreaterThan(0);
   });
