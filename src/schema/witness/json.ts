@@ -1,0 +1,104 @@
+/**
+ * Small JSON helpers and the limits the generator modules share: equality, dedupe, JSON
+ * Pointer and local $ref resolution, and OMIT, the leaf candidate "leave this property out".
+ * It imports nothing else from witness/, so every other module can build on it.
+ */
+import { isJsonObject, type Json, type JsonObject } from "../../contract/model.ts";
+
+/** Deepest schema nesting followed while building instances; also the $ref expansion limit. */
+export const MAX_DEPTH = 32;
+/** Schema nodes visited by the instance generator per call, at most. */
+export const GEN_BUDGET = 20_000;
+/** Longest string / array a witness may need (bounds beyond this give no witness). */
+export const MAX_LENGTH = 10_000;
+
+export const OMIT: unique symbol = Symbol("omit");
+/** A leaf candidate: a value, or OMIT ("leave this property out") at a property position. */
+export type Cand = Json | typeof OMIT;
+
+export const PATTERNS = "\u0000patterns"; // private key: extra patterns gathered while merging schemas
+
+export function keyOf(value: Cand): string {
+  return value === OMIT ? "\u0000omit" : JSON.stringify(value);
+}
+
+export function deepEqual(a: Json | undefined, b: Json | undefined): boolean {
+  if (a === b) return true;
+  if (a === null || b === null || typeof a !== "object" || typeof b !== "object") return false;
+  if (Array.isArray(a) !== Array.isArray(b)) return false;
+  if (Array.isArray(a) && Array.isArray(b)) return a.length === b.length && a.every((v, i) => deepEqual(v, b[i]));
+  const ka = Object.keys(a);
+  const ao = a as JsonObject;
+  const bo = b as JsonObject;
+  return ka.length === Object.keys(bo).length && ka.every((k) => Object.hasOwn(bo, k) && deepEqual(ao[k], bo[k]));
+}
+
+export function dedupe<T extends Cand>(values: T[]): T[] {
+  const seen = new Set<string>();
+  return values.filter((v) => {
+    const k = keyOf(v);
+    if (seen.has(k)) return false;
+    seen.add(k);
+    return true;
+  });
+}
+
+export function without(node: JsonObject, ...keys: string[]): JsonObject {
+  const copy = { ...node };
+  for (const k of keys) delete copy[k];
+  return copy;
+}
+
+export const strings = (value: Json | undefined): string[] =>
+  Array.isArray(value) ? value.filter((v): v is string => typeof v === "string") : [];
+export const num = (value: Json | undefined): number | undefined =>
+  typeof value === "number" && Number.isFinite(value) ? value : undefined;
+export const codeLength = (s: string): number => {
+  let n = 0;
+  for (const _ of s) n++;
+  return n;
+};
+
+export function decodePointer(path: string): string[] | undefined {
+  let p = path;
+  if (p.startsWith("#")) {
+    try {
+      p = decodeURIComponent(p.slice(1));
+    } catch {
+      return undefined;
+    }
+  }
+  if (p === "") return [];
+  if (!p.startsWith("/")) return undefined;
+  return p
+    .slice(1)
+    .split("/")
+    .map((s) => s.replace(/~1/g, "/").replace(/~0/g, "~"));
+}
+
+export function resolveRef(root: Json, ref: string): Json | undefined {
+  let r = ref;
+  const hash = r.indexOf("#");
+  if (hash > 0) {
+    // "base.json#/$defs/x" where base is the root's own $id
+    const id = isJsonObject(root) && typeof root.$id === "string" ? root.$id.replace(/#$/, "") : undefined;
+    if (id === undefined || !(r.slice(0, hash) === id || id.endsWith(`/${r.slice(0, hash)}`))) return undefined;
+    r = r.slice(hash);
+  }
+  if (!r.startsWith("#")) return undefined;
+  const segments = decodePointer(r);
+  if (!segments) return undefined;
+  let node: Json | undefined = root;
+  for (const segment of segments) {
+    if (Array.isArray(node)) node = node[Number(segment)];
+    else if (isJsonObject(node)) node = Object.hasOwn(node, segment) ? node[segment] : undefined;
+    else return undefined;
+    if (node === undefined) return undefined;
+  }
+  return node;
+}
+
+export function refOf(node: JsonObject): string | undefined {
+  for (const key of ["$ref", "$dynamicRef", "$recursiveRef"]) if (typeof node[key] === "string") return node[key];
+  return undefined;
+}
