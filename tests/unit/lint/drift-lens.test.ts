@@ -15,21 +15,7 @@ import { DRIFT_RULE, securityDrift } from "../../../src/lint/drift-lens.ts";
 import { DEFAULT_LINT_OPTIONS, type Finding } from "../../../src/lint/model.ts";
 import { SECURITY_RULES } from "../../../src/lint/rules-security.ts";
 import { MAX_TEXT_DIFF, textDiff } from "../../../src/lint/text-diff.ts";
-
-function contract(parts: Partial<Contract> = {}): Contract {
-  return {
-    lockfileVersion: 1,
-    server: { name: "calc", version: "1.0.0" },
-    protocolVersion: "2025-11-25",
-    capabilities: { tools: {} },
-    capture: { clientCapabilities: [] },
-    tools: [],
-    resources: [],
-    resourceTemplates: [],
-    prompts: [],
-    ...parts,
-  };
-}
+import { contract } from "../diff/helpers.ts";
 
 function tool(name: string, description: string, extra: JsonObject = {}): Tool {
   return { name, description, inputSchema: { type: "object" }, ...extra };

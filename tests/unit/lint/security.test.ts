@@ -19,26 +19,12 @@ import {
   sentences,
   visible,
 } from "../../../src/lint/text-scan.ts";
+import { contract } from "../diff/helpers.ts";
 
 const ROOT = join(import.meta.dir, "../../..");
 
 function load(path: string): Contract {
   return JSON.parse(readFileSync(join(ROOT, path), "utf8")) as Contract;
-}
-
-function contract(parts: Partial<Contract> = {}): Contract {
-  return {
-    lockfileVersion: 1,
-    server: { name: "test", version: "1.0.0" },
-    protocolVersion: "2025-11-25",
-    capabilities: { tools: {} },
-    capture: { clientCapabilities: [] },
-    tools: [],
-    resources: [],
-    resourceTemplates: [],
-    prompts: [],
-    ...parts,
-  };
 }
 
 function tool(name: string, description: string, extra: Record<string, Json> = {}): Tool {
