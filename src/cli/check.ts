@@ -13,7 +13,7 @@ import { readLockfile } from "./lockfile.ts";
 import { type PolicyOptionValues, policyOptions, preparePolicy, resolveFailOn } from "./policy-options.ts";
 import { formatOptions, planOutputs, type ReportFile, readReportFile } from "./report-output.ts";
 import { DEFAULT_LOCKFILE } from "./snapshot.ts";
-import { addTargetOptions, resolveTarget, type TargetOptionValues } from "./target-options.ts";
+import { addTargetOptions, rejectLiveOnlyFlags, resolveTarget, type TargetOptionValues } from "./target-options.ts";
 
 export function checkCommand() {
   const [witness, format, output] = formatOptions();
@@ -115,15 +115,7 @@ Exit codes: 0 nothing at or over --fail-on (or --allow-breaking), 1 it was reach
       if (commandArgs.length || options.url || options.server) {
         throw new UsageError("give either --against FILE or a live server (after `--`, --url or --server), not both.");
       }
-      const liveOnly = ["header", "bearer", "transport", "env", "cwd", "timeout", "clientCapabilities"].filter(
-        (name) => cmd.getOptionValueSource(name as never) === "cli",
-      );
-      if (liveOnly.length) {
-        const flags = liveOnly.map((n) => `--${n.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`).join(", ");
-        throw new UsageError(
-          `${flags} ${liveOnly.length === 1 ? "applies" : "apply"} only when checking a live server; with --against FILE nothing is captured.`,
-        );
-      }
+      rejectLiveOnlyFlags((name) => cmd.getOptionValueSource(name as never), "--against FILE");
       current = readLockfile(options.against, "--against");
       currentSource = options.against;
     } else {

@@ -18,7 +18,7 @@ import { readLockfile } from "./lockfile.ts";
 import { locatePolicy, policyFileOptions, readPolicyFile } from "./policy-options.ts";
 import { formatOptions, planOutputs, readReportFile, writeOutputs } from "./report-output.ts";
 import { DEFAULT_LOCKFILE } from "./snapshot.ts";
-import { addTargetOptions, resolveTarget, type TargetOptionValues } from "./target-options.ts";
+import { addTargetOptions, rejectLiveOnlyFlags, resolveTarget, type TargetOptionValues } from "./target-options.ts";
 
 const collect = (value: string, previous: string[] = []) => [...previous, value];
 
@@ -113,6 +113,12 @@ Exit codes: 0 nothing at or over --fail-on, 1 it was reached, 2 bad flags, lockf
     const live = commandArgs.length > 0 || options.url !== undefined || options.server !== undefined;
     if (live && options.from !== undefined) {
       throw new UsageError("give either --from FILE or a live server (after `--`, --url or --server), not both.");
+    }
+    if (!live) {
+      rejectLiveOnlyFlags(
+        (name) => cmd.getOptionValueSource(name as never),
+        options.from !== undefined ? "--from FILE" : `no server given (${DEFAULT_LOCKFILE} is linted)`,
+      );
     }
     let from = options.from;
     if (!live && from === undefined) {

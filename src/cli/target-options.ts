@@ -111,3 +111,18 @@ export function resolveTarget(
     timeoutMs: Math.round(opts.timeout * 1000),
   };
 }
+
+/**
+ * Target flags given on the command line when nothing is captured (check --against, lint
+ * --from): a usage error that names them, rather than silently ignoring a --bearer or --env.
+ */
+export function rejectLiveOnlyFlags(optionSource: (name: string) => string | undefined, instead: string): void {
+  const liveOnly = ["header", "bearer", "transport", "env", "cwd", "timeout", "clientCapabilities", "config"].filter(
+    (name) => optionSource(name) === "cli",
+  );
+  if (liveOnly.length === 0) return;
+  const flags = liveOnly.map((n) => `--${n.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`).join(", ");
+  throw new UsageError(
+    `${flags} ${liveOnly.length === 1 ? "applies" : "apply"} only when a live server is captured; with ${instead} nothing is.`,
+  );
+}

@@ -429,6 +429,8 @@ describe("check --against rejects live-only flags", () => {
       "A=1",
     ]);
     expect(result.code).toBe(2);
-    expect(result.stderr).toContain("--env, --timeout apply only when checking a live server");
+    expect(result.stderr).toContain(
+      "--env, --timeout apply only when a live server is captured; with --against FILE nothing is",
+    );
   });
 });

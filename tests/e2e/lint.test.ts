@@ -286,6 +286,18 @@ describe("bad input exits 2 with one clear message", () => {
     });
   }
 
+  test("target flags without a server to capture", async () => {
+    const withFrom = await runCli(["lint", "--from", poisonedFile, "--bearer", "t0ken-9", "--timeout", "5"]);
+    expectCleanFailure(withFrom, 2);
+    expect(withFrom.stderr).toContain(
+      "--bearer, --timeout apply only when a live server is captured; with --from FILE",
+    );
+    expect(withFrom.stderr).not.toContain("t0ken-9");
+    const bare = await runCli(["lint", "--env", "A=1"], { cwd: dir });
+    expectCleanFailure(bare, 2);
+    expect(bare.stderr).toContain("--env applies only when a live server is captured; with no server given");
+  });
+
   test("both --from and a server", async () => {
     const result = await runCli(["lint", "--from", poisonedFile, "--", "node", "server.js"]);
     expectCleanFailure(result, 2);
