@@ -11,6 +11,7 @@
 import { isJsonObject, type Json, type JsonObject } from "../contract/model.ts";
 import {
   ANNOTATION_KEYWORDS,
+  acceptsAll,
   allowsType,
   asObject,
   canonicalText,
@@ -315,6 +316,31 @@ function compareResolved(a: Json, b: Json, path: string, ctx: Context, nullHandl
     }
   }
 
+  // An anyOf with a branch that accepts everything constrains nothing. When only one side has
+  // such a union, the branch that made it vacuous is the whole difference of the union: added
+  // (a widening) or removed (a narrowing). The rest of the node is compared without it.
+  const vacuousA = vacuousBranch(A);
+  const vacuousB = vacuousBranch(B);
+  if ((vacuousA === undefined) !== (vacuousB === undefined) && (Array.isArray(A.anyOf) || Array.isArray(B.anyOf))) {
+    if (vacuousB !== undefined) {
+      emit(ctx, "any-of-branch-added", `${path}/anyOf/${vacuousB}`, "an alternative that accepts any value added", {
+        after: (B.anyOf as Json[])[vacuousB],
+      });
+    } else {
+      emit(
+        ctx,
+        "any-of-branch-removed",
+        `${path}/anyOf/${vacuousA}`,
+        "an alternative that accepted any value removed",
+        {
+          before: (A.anyOf as Json[])[vacuousA as number],
+        },
+      );
+    }
+    compareNode(without(A, "anyOf"), without(B, "anyOf"), path, ctx, nullHandled);
+    return;
+  }
+
   // Optional[X] written as a union with a null branch (or a union of one branch) that holds a
   // $ref: compare null-ness of the whole, then X, so that the reference is followed.
   if (!nullHandled) {
@@ -349,6 +375,13 @@ function compareResolved(a: Json, b: Json, path: string, ctx: Context, nullHandl
   if (allowsType(NA, "string") && allowsType(NB, "string")) compareStrings(NA.kw, NB.kw, path, ctx);
   if (allowsType(NA, "array") && allowsType(NB, "array")) compareArrays(NA.kw, NB.kw, path, ctx);
   compareComposition(NA.kw, NB.kw, path, ctx);
+}
+
+/** The index of an anyOf branch that accepts every value (which makes the union vacuous), if any. */
+function vacuousBranch(node: JsonObject): number | undefined {
+  if (!Array.isArray(node.anyOf)) return undefined;
+  const i = node.anyOf.findIndex((branch) => acceptsAll(branch));
+  return i === -1 ? undefined : i;
 }
 
 function acceptsNothing(norm: Norm): boolean {

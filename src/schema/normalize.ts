@@ -121,7 +121,8 @@ export function acceptsAll(schema: Json | undefined, depth = 0): boolean {
   if (schema === true) return true;
   if (!isJsonObject(schema) || depth > 16) return false;
   return Object.entries(schema).every(([k, v]) => {
-    if (ANNOTATION_KEYWORDS.has(k)) return true;
+    // Extension keywords (x-…) never validate.
+    if (ANNOTATION_KEYWORDS.has(k) || k.startsWith("x-")) return true;
     if (k === "allOf") return Array.isArray(v) && v.every((part) => acceptsAll(part, depth + 1));
     if (k === "anyOf") return Array.isArray(v) && v.some((part) => acceptsAll(part, depth + 1));
     return false;

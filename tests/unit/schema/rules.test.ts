@@ -1938,3 +1938,43 @@ describe("equal meanings across spellings: const and enum, draft-04 bounds, one-
     expect(emitted(old, next)).toEqual([]);
   });
 });
+
+// Found by the widening property (properties.test.ts, (c)) with seeds other than 42: a branch
+// that accepts every value makes an anyOf vacuous, and adding one is a widening only.
+describe("an anyOf alternative that accepts any value", () => {
+  const cases: [string, Json, Json, string][] = [
+    [
+      "{} added beside a not",
+      { anyOf: [{ not: { type: ["null"] } }] },
+      { anyOf: [{}, { not: { type: ["null"] } }] },
+      "0",
+    ],
+    [
+      "{} added beside if and multipleOf",
+      { anyOf: [{ if: {} }, { multipleOf: 0.5 }] },
+      { anyOf: [{}, { if: {} }, { multipleOf: 0.5 }] },
+      "0",
+    ],
+    [
+      "an extension-keyword-only branch added beside null",
+      { "x-order": 1, anyOf: [{ type: "null" }], properties: {} },
+      { "x-order": 1, anyOf: [{ "x-order": 0 }, { type: "null" }], properties: {} },
+      "0",
+    ],
+  ];
+  for (const [title, a, b, index] of cases) {
+    test(title, () => {
+      expect(emitted(withP(a), withP(b))).toEqual([at("any-of-branch-added", `/properties/p/anyOf/${index}`)]);
+      expect(emitted(withP(b), withP(a))).toEqual([at("any-of-branch-removed", `/properties/p/anyOf/${index}`)]);
+    });
+  }
+
+  test("the rest of the node is still compared", () => {
+    const before = { type: "string", maxLength: 10, anyOf: [{ pattern: "^a" }] };
+    const after = { type: "string", maxLength: 5, anyOf: [{ pattern: "^a" }, true] };
+    expect(emitted(withP(before), withP(after))).toEqual([
+      at("any-of-branch-added", "/properties/p/anyOf/1"),
+      at("max-length-lowered", "/properties/p/maxLength"),
+    ]);
+  });
+});
