@@ -114,9 +114,13 @@ function toolNameProblem(name: Json | undefined): string | undefined {
   if (length > 128) return `tool name ${show(name, 40)} is ${length} characters long (must be 1–128)`;
   const bad = [...name].filter((c) => !NAME_CHAR.test(c));
   if (bad.length > 0) {
-    const distinct = [...new Set(bad)].map(
-      (c) => `${show(c)} (U+${c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, "0")})`,
-    );
+    // An invisible character is spelled out with its code point already; a visible one gets it added.
+    const distinct = [...new Set(bad)].map((c) => {
+      const quoted = show(c);
+      return quoted.includes("<U+")
+        ? quoted
+        : `${quoted} (U+${c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, "0")})`;
+    });
     return `tool name ${show(name)} contains ${distinct.join(", ")}; only A–Z a–z 0–9 _ - . are allowed`;
   }
   return undefined;

@@ -47,7 +47,7 @@ const ROWS: Row[] = [
     expected: [
       {
         path: "/name",
-        message: '"fs/read<U+200B ZERO WIDTH SPACE>" contains "/" (U+002F), "<U+200B ZERO WIDTH SPACE>" (U+200B)',
+        message: '"fs/read<U+200B ZERO WIDTH SPACE>" contains "/" (U+002F), "<U+200B ZERO WIDTH SPACE>"; only',
       },
     ],
   },
