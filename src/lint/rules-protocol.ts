@@ -5,11 +5,8 @@
  *
  * Also exports the small helpers the quality rules share (schema walk, quoting).
  */
-import Ajv, { type ErrorObject, type ValidateFunction } from "ajv";
-import Ajv2019 from "ajv/dist/2019";
-import Ajv2020 from "ajv/dist/2020";
-import draft06MetaSchema from "ajv/dist/refs/json-schema-draft-06.json";
-import addFormats from "ajv-formats";
+import type { ErrorObject, ValidateFunction } from "ajv";
+import type AjvCore from "ajv/dist/core";
 import { type Contract, isJsonObject, type Json, type JsonObject, type Tool } from "../contract/model.ts";
 import { pointer } from "../diff/change.ts";
 import type { TargetKind } from "../diff/model.ts";
@@ -248,17 +245,30 @@ function* patternProblems(schema: Json, base: string): Generator<{ path: string;
 
 const metaValidators = new Map<Dialect, ValidateFunction>();
 
+/**
+ * ajv is required here, on first use, not imported at the top: every command builds the lint
+ * catalog (for `rules`, the policy file and the drift lens), and evaluating ajv would add
+ * milliseconds to the start-up of all of them, while only `lint` validates schemas.
+ */
+function newAjv(dialect: Dialect): AjvCore {
+  // Literal module names, so that the bundler finds and embeds them.
+  type AjvModule = { default: new (options: typeof AJV_OPTIONS) => AjvCore };
+  const Ajv =
+    dialect === "2020-12"
+      ? (require("ajv/dist/2020") as AjvModule).default
+      : dialect === "2019-09"
+        ? (require("ajv/dist/2019") as AjvModule).default
+        : (require("ajv") as AjvModule).default;
+  const ajv = new Ajv(AJV_OPTIONS);
+  (require("ajv-formats") as { default: (ajv: AjvCore) => void }).default(ajv);
+  if (dialect === "draft-06") ajv.addMetaSchema(require("ajv/dist/refs/json-schema-draft-06.json"));
+  return ajv;
+}
+
 function metaValidator(dialect: Dialect): ValidateFunction {
   const cached = metaValidators.get(dialect);
   if (cached) return cached;
-  const ajv =
-    dialect === "2020-12"
-      ? new Ajv2020(AJV_OPTIONS)
-      : dialect === "2019-09"
-        ? new Ajv2019(AJV_OPTIONS)
-        : new Ajv(AJV_OPTIONS);
-  addFormats(ajv);
-  if (dialect === "draft-06") ajv.addMetaSchema(draft06MetaSchema);
+  const ajv = newAjv(dialect);
   const validate = ajv.getSchema(META_IDS[dialect]);
   if (!validate) throw new Error(`no meta-schema for ${dialect}`);
   metaValidators.set(dialect, validate);

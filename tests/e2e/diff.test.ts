@@ -526,10 +526,14 @@ const { buildProgram } = await import("./src/cli/program.ts");
 if (process.env.PROBE_CONTROL) await import("./src/connect/session.ts");
 await buildProgram().parseAsync(["bun", "mcp-contract", ...JSON.parse(process.env.PROBE_ARGS)]);
 const sdk = Object.keys(require.cache).filter((k) => k.includes("@modelcontextprotocol"));
-process.stderr.write("sdk-modules=" + sdk.length + "\\n");
+const ajv = Object.keys(require.cache).filter((k) => /node_modules[\\/]ajv[\\/]/.test(k));
+process.stderr.write("sdk-modules=" + sdk.length + " ajv-modules=" + ajv.length + "\\n");
 `;
 
-  async function probe(args: string[], control = false): Promise<{ sdkModules: number; stdout: string }> {
+  async function probe(
+    args: string[],
+    control = false,
+  ): Promise<{ sdkModules: number; ajvModules: number; stdout: string }> {
     const proc = Bun.spawn([BUN, "-e", PROBE], {
       cwd: ROOT,
       env: {
@@ -546,9 +550,9 @@ process.stderr.write("sdk-modules=" + sdk.length + "\\n");
       new Response(proc.stderr).text(),
       proc.exited,
     ]);
-    const match = /sdk-modules=(\d+)/.exec(stderr);
+    const match = /sdk-modules=(\d+) ajv-modules=(\d+)/.exec(stderr);
     if (code !== 0 || !match) throw new Error(`probe failed (${code}): ${stderr}`);
-    return { sdkModules: Number(match[1]), stdout };
+    return { sdkModules: Number(match[1]), ajvModules: Number(match[2]), stdout };
   }
 
   test.skipIf(BIN !== undefined)("diff, check --against and lint --from never load the MCP SDK", async () => {
@@ -569,4 +573,22 @@ process.stderr.write("sdk-modules=" + sdk.length + "\\n");
     // The probe can fail: loading the live-capture module does pull the SDK in.
     expect(control.sdkModules).toBeGreaterThan(0);
   });
+
+  test.skipIf(BIN !== undefined)(
+    "ajv is loaded only by what validates: witnesses and lint, not rules or a plain diff",
+    async () => {
+      const { before, after } = breakingPair();
+      const [rules, diff, withWitness, lint] = await Promise.all([
+        probe(["rules", "tool-removed"]),
+        probe(["diff", before, after, "--no-witness"]),
+        probe(["diff", before, after]),
+        probe(["lint", "--from", after, "--fail-on", "never"]),
+      ]);
+      expect(diff.stdout).toContain("[required-added]");
+      expect([rules.ajvModules, diff.ajvModules]).toEqual([0, 0]);
+      // The probe sees ajv when it is loaded: by witness search, and by lint's meta-schema checks.
+      expect(withWitness.ajvModules).toBeGreaterThan(0);
+      expect(lint.ajvModules).toBeGreaterThan(0);
+    },
+  );
 });
