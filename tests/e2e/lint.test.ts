@@ -200,6 +200,31 @@ describe("lint on a lockfile", () => {
     expect(readFileSync(md, "utf8")).toContain("hidden-instructions");
   });
 
+  test("schemas are checked against the meta-schema of their dialect (ajv, loaded on first use)", async () => {
+    const dialects = [
+      ["2020-12", undefined],
+      ["2019-09", "https://json-schema.org/draft/2019-09/schema"],
+      ["draft-07", "http://json-schema.org/draft-07/schema#"],
+      ["draft-06", "http://json-schema.org/draft-06/schema#"],
+    ] as const;
+    const tools = dialects.map(([name, uri]) =>
+      tool(`t_${name.replace(/-/g, "_")}`, {
+        inputSchema: {
+          ...(uri ? { $schema: uri } : {}),
+          type: "object",
+          properties: { x: { minimum: "zero", description: "x" } },
+        },
+      }),
+    );
+    const file = writeFile(dir, "dialects.json", lockfile({ tools: tools as never }));
+    const result = await runCli(["lint", "--from", file, "--format", "json", "--fail-on", "never"]);
+    expect(result.code).toBe(0);
+    const invalid = json(result.stdout).findings.filter((f) => f.rule === "schema-invalid");
+    expect(invalid.map((f) => f.message.match(/not valid JSON Schema (\S+)/)?.[1]).sort()).toEqual(
+      dialects.map(([name]) => name).sort(),
+    );
+  });
+
   test("with no target, mcp.contract.json in the current directory is linted", async () => {
     const cwd = tempDir("mcp-contract-lint-default-");
     copyFileSync(poisonedFile, join(cwd, "mcp.contract.json"));
