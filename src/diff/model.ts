@@ -3,6 +3,7 @@
  * Pure types; no I/O.
  */
 import type { Json } from "../contract/model.ts";
+import { findRule } from "./catalog.ts";
 
 /** Ordered from most to least severe. */
 export const SEVERITIES = ["breaking", "minor", "patch"] as const;
@@ -47,10 +48,16 @@ export interface Change {
 
 export type SemverBump = "major" | "minor" | "patch" | "none";
 
+/**
+ * The version bump the changes require. Security drift (security-finding-introduced) does not
+ * count: it fails the run as breaking, but a new major version would not make a poisoned
+ * description safe; the text change beside it carries the bump it needs.
+ */
 export function bumpFor(changes: readonly Change[]): SemverBump {
-  if (changes.some((c) => c.severity === "breaking")) return "major";
-  if (changes.some((c) => c.severity === "minor")) return "minor";
-  if (changes.some((c) => c.severity === "patch")) return "patch";
+  const counted = changes.filter((c) => findRule(c.rule)?.group !== "security");
+  if (counted.some((c) => c.severity === "breaking")) return "major";
+  if (counted.some((c) => c.severity === "minor")) return "minor";
+  if (counted.some((c) => c.severity === "patch")) return "patch";
   return "none";
 }
 

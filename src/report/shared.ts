@@ -1,4 +1,5 @@
 /** Small pieces the CI formatters (sarif, markdown, junit, github) share. Pure. */
+import { findRule } from "../diff/catalog.ts";
 import type { Change, TargetKind } from "../diff/model.ts";
 import { type Exemption, type FailOn, isFailing, type Report, type ReportChange, SEVERITIES } from "./model.ts";
 
@@ -44,9 +45,13 @@ export function countsLine(report: Report): string {
 }
 
 export function bumpLine(report: Report): string {
-  return report.requiredBump === "none"
-    ? "no version bump needed"
-    : `requires a ${report.requiredBump.toUpperCase()} version bump`;
+  const line =
+    report.requiredBump === "none"
+      ? "no version bump needed"
+      : `requires a ${report.requiredBump.toUpperCase()} version bump`;
+  // Security drift fails the run without calling for a version (src/diff/model.ts bumpFor).
+  const security = report.changes.some((c) => findRule(c.rule)?.group === "security");
+  return security ? `${line} (security findings aside: no version makes them safe)` : line;
 }
 
 /** The verdict in one sentence, as the text report ends. */

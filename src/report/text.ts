@@ -1,7 +1,7 @@
 /** The human report: grouped by severity, one line per change, then the verdict. */
 import type { Severity } from "../diff/model.ts";
 import { type Report, type ReportChange, SEVERITIES, type Side } from "./model.ts";
-import { exemptionLabel } from "./shared.ts";
+import { bumpLine, exemptionLabel } from "./shared.ts";
 
 export interface TextStyle {
   color: boolean;
@@ -63,10 +63,7 @@ export function renderText(report: Report, style: TextStyle): string {
   }
   const { summary } = report;
   const counts = SEVERITIES.map((s) => `${summary[s]} ${s}`).join(", ");
-  const bump =
-    report.requiredBump === "none"
-      ? "no version bump needed"
-      : `requires a ${report.requiredBump.toUpperCase()} version bump`;
+  const bump = bumpLine(report);
   const exempt = report.changes.filter((c) => c.exempt).length;
   out.push(`${counts} · ${bump}${exempt ? ` · ${exempt} exempt (not counted)` : ""}`);
   out.push(verdictText(report, "change", style));

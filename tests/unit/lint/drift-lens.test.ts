@@ -11,6 +11,7 @@ import type { Contract, Json, JsonObject, Tool } from "../../../src/contract/mod
 import { buildChanges, pointerToDotted } from "../../../src/diff/change.ts";
 import { diffContracts } from "../../../src/diff/diff.ts";
 import type { Change } from "../../../src/diff/model.ts";
+import { bumpFor } from "../../../src/diff/model.ts";
 import { DRIFT_RULE, securityDrift } from "../../../src/lint/drift-lens.ts";
 import { DEFAULT_LINT_OPTIONS, type Finding } from "../../../src/lint/model.ts";
 import { SECURITY_RULES } from "../../../src/lint/rules-security.ts";
@@ -540,5 +541,22 @@ describe("textDiff", () => {
     const diff = textDiff("x", `x${"y ".repeat(400)}${tags("a".repeat(300))}`);
     expect(diff).not.toMatch(/<U\+[0-9A-F]+ [^>]*$/);
     expect(diff).not.toMatch(/<U\+[0-9A-F]*…/);
+  });
+});
+
+describe("the version bump", () => {
+  test("security drift fails the run but does not call for a major version: the text change is a patch", () => {
+    const changes = diffContracts(
+      contract({ tools: [tool("add", ADD)] }),
+      contract({ tools: [tool("add", ADD + POISON)] }),
+    );
+    expect(drift(changes).every((c) => c.severity === "breaking")).toBe(true);
+    expect(bumpFor(changes)).toBe("patch");
+    // Any other breaking change still calls for a major version.
+    const removed = diffContracts(
+      contract({ tools: [tool("add", ADD), tool("sub", ADD)] }),
+      contract({ tools: [tool("add", ADD + POISON)] }),
+    );
+    expect(bumpFor(removed)).toBe("major");
   });
 });
