@@ -50,17 +50,23 @@ const LIST: Record<ItemKind, "tools" | "prompts" | "resources" | "resourceTempla
 export function securityDrift(before: Contract, after: Contract, touched?: readonly TouchedItem[]): ChangeSpec[] {
   const oldNames = lazy(() => new ToolNames(before.tools));
   const newNames = lazy(() => new ToolNames(after.tools));
+  const knownHosts = lazy(() => hostsOf(before));
+  // A link to a host the surface already pointed at (the vendor's own docs) is not drift.
+  const fresh = (side: Side): Side => ({
+    ...side,
+    findings: side.findings.filter((f) => f.rule !== URL_RULE || !allKnown(f.evidence, knownHosts())),
+  });
   const specs: ChangeSpec[] = [];
   for (const item of touched ?? touchedItems(before, after)) {
     const id = ID_FIELD[item.kind];
     if (item.before === undefined) {
-      const now = lintItem(item.kind, item.after, newNames(), () => true);
+      const now = fresh(lintItem(item.kind, item.after, newNames(), () => true));
       specs.push(...introduced(item.kind, item.name, EMPTY_SIDE, now));
       continue;
     }
     const scope = changedTexts(item.before, item.after);
     if (scope.isEmpty()) continue;
-    const now = lintItem(item.kind, prune(item.after, scope.paths, id), newNames(), scope.covers);
+    const now = fresh(lintItem(item.kind, prune(item.after, scope.paths, id), newNames(), scope.covers));
     // Most rewrites are benign: the old texts only matter when the new ones have findings.
     if (now.findings.length === 0) continue;
     const then = lintItem(item.kind, prune(item.before, scope.paths, id), oldNames(), scope.covers);
@@ -68,13 +74,40 @@ export function securityDrift(before: Contract, after: Contract, touched?: reado
   }
   const instructions = after.instructions;
   if (typeof instructions === "string" && instructions !== before.instructions) {
-    const now = lintServer(instructions, newNames());
+    const now = fresh(lintServer(instructions, newNames()));
     if (now.findings.length > 0) {
       const then = typeof before.instructions === "string" ? lintServer(before.instructions, oldNames()) : EMPTY_SIDE;
       specs.push(...introduced("server", "", then, now));
     }
   }
   return specs;
+}
+
+const URL_RULE = "embedded-url";
+
+/** Where a URL or address points: the host of a URL (lowercased), an IP address as written; none for data: URIs. */
+export function hostOf(url: string): string | undefined {
+  const m = /^[a-z][a-z0-9+.-]*:\/\/(?:[^/?#@\s]*@)?([^/?#:\s]+)/i.exec(url);
+  if (m) return (m[1] as string).toLowerCase();
+  return /^[\d.]+(?::\d+)?$/.test(url) ? (url.split(":")[0] as string) : undefined;
+}
+
+/** Every host the surface's texts already point at (embedded-url's evidence over the whole surface). */
+function hostsOf(contract: Contract): Set<string> {
+  const rule = SECURITY_RULES.find((r) => r.id === URL_RULE);
+  const hosts = new Set<string>();
+  for (const finding of rule?.check(contract, DEFAULT_LINT_OPTIONS) ?? []) {
+    for (const url of Array.isArray(finding.evidence) ? finding.evidence : []) {
+      const host = typeof url === "string" ? hostOf(url) : undefined;
+      if (host) hosts.add(host);
+    }
+  }
+  return hosts;
+}
+
+function allKnown(evidence: Json | undefined, known: ReadonlySet<string>): boolean {
+  const urls = Array.isArray(evidence) ? evidence : [];
+  return urls.length > 0 && urls.every((url) => typeof url === "string" && known.has(hostOf(url) ?? "\u0000"));
 }
 
 /** Added items, and items on both sides that differ, by identity (first item of each identity, as the diff does). */
