@@ -9,6 +9,7 @@ import { DEFAULT_LINT_OPTIONS, type LintRule } from "../../../src/lint/model.ts"
 import { PROTOCOL_RULES, uriTemplateProblem } from "../../../src/lint/rules-protocol.ts";
 import { QUALITY_RULES } from "../../../src/lint/rules-quality.ts";
 import { contract, prompt, resource, template, tool } from "../diff/helpers.ts";
+import { expectCompleteMetadata, expectFindings, expectPositiveAndNegativeRows } from "./rule-table.ts";
 
 interface Expected {
   kind?: string;
@@ -468,40 +469,16 @@ describe("protocol rules", () => {
       const rule = BY_ID.get(row.rule);
       expect(rule).toBeDefined();
       const findings = run(rule!, row.contract);
-      expect(findings).toHaveLength(row.expected.length);
-      row.expected.forEach((want, i) => {
-        const got = findings[i]!;
-        expect(got.path).toBe(want.path);
-        expect(got.message).toContain(want.message);
-        if (want.kind) expect(got.target.kind).toBe(want.kind as never);
-        if (want.name !== undefined) expect(got.target.name).toBe(want.name);
-      });
+      expectFindings(findings, row.expected);
     });
   }
 
   test("every rule has a positive and a negative row", () => {
-    for (const rule of PROTOCOL_RULES) {
-      const rows = ROWS.filter((row) => row.rule === rule.id);
-      expect({ id: rule.id, positive: rows.some((r) => r.expected.length > 0) }).toEqual({
-        id: rule.id,
-        positive: true,
-      });
-      expect({ id: rule.id, negative: rows.some((r) => r.expected.length === 0) }).toEqual({
-        id: rule.id,
-        negative: true,
-      });
-    }
+    expectPositiveAndNegativeRows(PROTOCOL_RULES, ROWS);
   });
 
   test("rule metadata is complete, ids are kebab-case and unique", () => {
-    const ids = new Set<string>();
-    for (const rule of PROTOCOL_RULES) {
-      expect(rule.id).toMatch(/^[a-z]+(-[a-z0-9]+)*$/);
-      expect(ids.has(rule.id)).toBe(false);
-      ids.add(rule.id);
-      expect(rule.group).toBe("protocol");
-      for (const field of [rule.summary, rule.rationale, rule.example]) expect(field.length).toBeGreaterThan(0);
-    }
+    expectCompleteMetadata(PROTOCOL_RULES, "protocol");
   });
 
   test("uriTemplateProblem names the problem", () => {

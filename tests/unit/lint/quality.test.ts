@@ -7,6 +7,7 @@ import type { Contract } from "../../../src/contract/model.ts";
 import { DEFAULT_LINT_OPTIONS, type LintOptions } from "../../../src/lint/model.ts";
 import { nameStyle, nameWords, QUALITY_RULES, toolListSize } from "../../../src/lint/rules-quality.ts";
 import { contract, prompt, tool } from "../diff/helpers.ts";
+import { expectCompleteMetadata, expectFindings, expectPositiveAndNegativeRows } from "./rule-table.ts";
 
 interface Expected {
   kind?: string;
@@ -264,14 +265,7 @@ describe("quality rules", () => {
       const rule = BY_ID.get(row.rule);
       expect(rule).toBeDefined();
       const findings = rule!.check(contract(row.contract), row.options ?? DEFAULT_LINT_OPTIONS);
-      expect(findings).toHaveLength(row.expected.length);
-      row.expected.forEach((want, i) => {
-        const got = findings[i]!;
-        expect(got.path).toBe(want.path);
-        expect(got.message).toContain(want.message);
-        if (want.kind) expect(got.target.kind).toBe(want.kind as never);
-        if (want.name !== undefined) expect(got.target.name).toBe(want.name);
-      });
+      expectFindings(findings, row.expected);
     });
   }
 
@@ -282,29 +276,12 @@ describe("quality rules", () => {
   });
 
   test("every rule has a positive and a negative row", () => {
-    for (const rule of QUALITY_RULES) {
-      const rows = ROWS.filter((row) => row.rule === rule.id);
-      expect({ id: rule.id, positive: rows.some((r) => r.expected.length > 0) }).toEqual({
-        id: rule.id,
-        positive: true,
-      });
-      expect({ id: rule.id, negative: rows.some((r) => r.expected.length === 0) }).toEqual({
-        id: rule.id,
-        negative: true,
-      });
-    }
+    expectPositiveAndNegativeRows(QUALITY_RULES, ROWS);
   });
 
   test("rule metadata is complete, ids are kebab-case and unique", () => {
-    const ids = new Set<string>();
-    for (const rule of QUALITY_RULES) {
-      expect(rule.id).toMatch(/^[a-z]+(-[a-z0-9]+)*$/);
-      expect(ids.has(rule.id)).toBe(false);
-      ids.add(rule.id);
-      expect(rule.group).toBe("quality");
-      expect(rule.level).not.toBe("error");
-      for (const field of [rule.summary, rule.rationale, rule.example]) expect(field.length).toBeGreaterThan(0);
-    }
+    expectCompleteMetadata(QUALITY_RULES, "quality");
+    for (const rule of QUALITY_RULES) expect(rule.level).not.toBe("error");
   });
 
   test.each([
