@@ -11,7 +11,7 @@ import { readBaselineAtRef } from "./git-baseline.ts";
 import { type GlobalOptions, makeUi } from "./globals.ts";
 import { readLockfile } from "./lockfile.ts";
 import { type PolicyOptionValues, policyOptions, preparePolicy, resolveFailOn } from "./policy-options.ts";
-import { formatOptions, planOutputs, type ReportFile, readReportFile } from "./report-output.ts";
+import { formatOptions, planOutputs, type ReportFile } from "./report-output.ts";
 import { DEFAULT_LOCKFILE } from "./snapshot.ts";
 import { addTargetOptions, rejectLiveOnlyFlags, resolveTarget, type TargetOptionValues } from "./target-options.ts";
 
@@ -93,8 +93,9 @@ Exit codes: 0 nothing at or over --fail-on (or --allow-breaking), 1 it was reach
       baselineSource = fromGit.source;
       baselineFile = { path: options.baseline, text: fromGit.text };
     } else {
-      baseline = readLockfile(options.baseline, "baseline");
-      baselineFile = readReportFile(options.baseline);
+      const read = readLockfile(options.baseline, "baseline");
+      baseline = read.contract;
+      baselineFile = read.file;
     }
     if (options.update) assertWritable(options.baseline, "--baseline");
     const prepared = preparePolicy(
@@ -111,12 +112,15 @@ Exit codes: 0 nothing at or over --fail-on (or --allow-breaking), 1 it was reach
 
     let current: Contract;
     let currentSource: string;
+    let againstFile: ReportFile | undefined;
     if (options.against) {
       if (commandArgs.length || options.url || options.server) {
         throw new UsageError("give either --against FILE or a live server (after `--`, --url or --server), not both.");
       }
       rejectLiveOnlyFlags((name) => cmd.getOptionValueSource(name as never), "--against FILE");
-      current = readLockfile(options.against, "--against");
+      const read = readLockfile(options.against, "--against");
+      current = read.contract;
+      againstFile = read.file;
       currentSource = options.against;
     } else {
       // Capture the way the baseline was captured, unless told otherwise.
@@ -140,7 +144,7 @@ Exit codes: 0 nothing at or over --fail-on (or --allow-breaking), 1 it was reach
       witness: options.witness,
       plans,
       color: globals.color ?? "auto",
-      context: { baseline: baselineFile, current: options.against ? readReportFile(options.against) : undefined },
+      context: { baseline: baselineFile, current: againstFile },
       ui,
     });
 

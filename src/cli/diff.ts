@@ -5,7 +5,7 @@ import { compareAndReport } from "./compare-and-report.ts";
 import { type GlobalOptions, makeUi } from "./globals.ts";
 import { readLockfile } from "./lockfile.ts";
 import { type PolicyOptionValues, policyOptions, preparePolicy, resolveFailOn } from "./policy-options.ts";
-import { formatOptions, planOutputs, readReportFile } from "./report-output.ts";
+import { formatOptions, planOutputs } from "./report-output.ts";
 
 export function diffCommand() {
   const [witness, format, output] = formatOptions();
@@ -55,14 +55,14 @@ Examples:
       );
       const exitCode = await compareAndReport({
         command: "diff",
-        baseline: { contract: before, source: oldPath },
-        current: { contract: after, source: newPath },
+        baseline: { contract: before.contract, source: oldPath },
+        current: { contract: after.contract, source: newPath },
         policy: prepared,
         failOn,
         witness: options.witness,
         plans,
         color: globals.color ?? "auto",
-        context: { baseline: readReportFile(oldPath), current: readReportFile(newPath) },
+        context: { baseline: before.file, current: after.file },
         ui,
       });
       if (exitCode !== 0) process.exitCode = exitCode;

@@ -16,7 +16,7 @@ import { sideOf } from "../report/model.ts";
 import { type GlobalOptions, makeUi } from "./globals.ts";
 import { readLockfile } from "./lockfile.ts";
 import { locatePolicy, policyFileOptions, readPolicyFile } from "./policy-options.ts";
-import { formatOptions, planOutputs, readReportFile, writeOutputs } from "./report-output.ts";
+import { formatOptions, planOutputs, type ReportFile, writeOutputs } from "./report-output.ts";
 import { DEFAULT_LOCKFILE } from "./snapshot.ts";
 import { addTargetOptions, rejectLiveOnlyFlags, resolveTarget, type TargetOptionValues } from "./target-options.ts";
 
@@ -137,8 +137,11 @@ Exit codes: 0 nothing at or over --fail-on, 1 it was reached, 2 bad flags, lockf
 
     let contract: Contract;
     let source: string;
+    let lockfile: ReportFile | undefined;
     if (from !== undefined) {
-      contract = readLockfile(from, "linted");
+      const read = readLockfile(from, "linted");
+      contract = read.contract;
+      lockfile = read.file;
       source = from;
     } else {
       const resolved = resolveTarget(commandArgs, options, (name) => cmd.getOptionValueSource(name as never));
@@ -158,7 +161,7 @@ Exit codes: 0 nothing at or over --fail-on, 1 it was reached, 2 bad flags, lockf
       options.failOn,
       ignored.notices,
     );
-    const context = { lockfile: from !== undefined ? readReportFile(from) : undefined, contract };
+    const context = { lockfile, contract };
     await writeOutputs(
       plans,
       globals.color ?? "auto",

@@ -1,13 +1,20 @@
 /** Reading lockfiles for commands: file errors and format errors both exit 2. */
 import type { Contract } from "../contract/model.ts";
 import { parseContract } from "../contract/read.ts";
+import type { ReportFile } from "../report/context.ts";
 import { readUserFile } from "../util/read-user-file.ts";
 
-export function readLockfile(path: string, role: string): Contract {
+export interface LockfileRead {
+  contract: Contract;
+  /** The text exactly as read: reports point at its lines, so it must be the text that was parsed. */
+  file: ReportFile;
+}
+
+export function readLockfile(path: string, role: string): LockfileRead {
   const text = readUserFile(path, {
     missing: `no ${role} lockfile at ${path}. Create one with \`mcp-contract snapshot -o ${path} -- <server command>\`, or point to it with the right flag.`,
     aKind: "a lockfile",
     theKind: `the ${role} lockfile`,
   });
-  return parseContract(text, path);
+  return { contract: parseContract(text, path), file: { path, text } };
 }

@@ -2,10 +2,10 @@
  * --format / --output pairs shared by check, diff and lint: each --format is written to the
  * --output at the same position, or to stdout when it has none.
  */
-import { appendFileSync, readFileSync } from "node:fs";
+import { appendFileSync } from "node:fs";
 import { Option } from "@commander-js/extra-typings";
 import { UsageError } from "../errors.ts";
-import type { ReportContext, ReportFile } from "../report/context.ts";
+import { FORMATS, type Format, type ReportContext } from "../report/context.ts";
 import { renderGithub } from "../report/github.ts";
 import { renderJson } from "../report/json.ts";
 import { renderJunit } from "../report/junit.ts";
@@ -18,21 +18,6 @@ import { writeStdout } from "./globals.ts";
 import { useColor } from "./ui.ts";
 
 export type { ReportContext, ReportFile } from "../report/context.ts";
-
-/**
- * A lockfile for the ReportContext: its path as given and its text, read again (the
- * command already parsed it). undefined when it cannot be read: reports then have no lines.
- */
-export function readReportFile(path: string): ReportFile | undefined {
-  try {
-    return { path, text: readFileSync(path, "utf8") };
-  } catch {
-    return undefined;
-  }
-}
-
-export const FORMATS = ["text", "json", "sarif", "markdown", "junit", "github"] as const;
-export type Format = (typeof FORMATS)[number];
 
 const collect = (value: string, previous: string[] = []) => [...previous, value];
 

@@ -5,6 +5,10 @@
  */
 import type { Contract } from "../contract/model.ts";
 
+/** The output formats of every report (check, diff and lint), as --format names them. */
+export const FORMATS = ["text", "json", "sarif", "markdown", "junit", "github"] as const;
+export type Format = (typeof FORMATS)[number];
+
 export interface ReportFile {
   /** The path as given on the command line (relative to `cwd`, or absolute). */
   path: string;

@@ -3,7 +3,7 @@
  * Pure (colour for text is decided by the caller).
  */
 import type { Contract } from "../contract/model.ts";
-import type { ReportFile } from "./context.ts";
+import type { Format, ReportFile } from "./context.ts";
 import { renderLintGithub } from "./lint-github.ts";
 import { renderLintJson } from "./lint-json.ts";
 import { renderLintJunit } from "./lint-junit.ts";
@@ -11,10 +11,6 @@ import { renderLintMarkdown } from "./lint-markdown.ts";
 import type { LintReport } from "./lint-model.ts";
 import { renderLintSarif } from "./lint-sarif.ts";
 import { renderLintText } from "./lint-text.ts";
-
-/** The same names as check's and diff's formats. */
-export const LINT_FORMATS = ["text", "json", "sarif", "markdown", "junit", "github"] as const;
-export type LintFormat = (typeof LINT_FORMATS)[number];
 
 /**
  * What some formatters need beside the report. Everything is optional: a formatter renders
@@ -31,7 +27,7 @@ export interface LintReportContext {
 
 export function renderLintReport(
   report: LintReport,
-  format: (typeof LINT_FORMATS)[number],
+  format: Format,
   context: LintReportContext,
   color: boolean,
 ): string {

@@ -4,7 +4,7 @@
  * shared.ts (whose generic helpers the lint formatters import directly). Pure.
  */
 import { findLintRule } from "../lint/catalog.ts";
-import type { LintGroup, LintLevel } from "../lint/model.ts";
+import { LINT_LEVELS, type LintGroup, type LintLevel } from "../lint/model.ts";
 import { show } from "../lint/rules-protocol.ts";
 import type { LintReportContext } from "./lint-formats.ts";
 import { findingCounts, isLintFailing, type LintReport, type ReportFinding, type ToolListSize } from "./lint-model.ts";
@@ -40,7 +40,7 @@ export function levelCount(n: number, level: LintLevel): string {
 
 /** "2 errors, 1 warning, 3 info" */
 export function lintCountsLine(report: LintReport): string {
-  return (["error", "warning", "info"] as const).map((level) => levelCount(report.summary[level], level)).join(", ");
+  return LINT_LEVELS.map((level) => levelCount(report.summary[level], level)).join(", ");
 }
 
 /** "tools/list ≈ 2,431 tokens for 14 tools (budget 10,000)" */

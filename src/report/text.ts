@@ -1,7 +1,7 @@
 /** The human report: grouped by severity, one line per change, then the verdict. */
 import type { Severity } from "../diff/model.ts";
 import { type Report, type ReportChange, SEVERITIES, type Side } from "./model.ts";
-import { bumpLine, exemptionLabel } from "./shared.ts";
+import { bumpLine, countsLine, exemptionLabel } from "./shared.ts";
 
 export interface TextStyle {
   color: boolean;
@@ -61,8 +61,7 @@ export function renderText(report: Report, style: TextStyle): string {
     for (const change of changes) out.push(...renderChange(change, style));
     out.push("");
   }
-  const { summary } = report;
-  const counts = SEVERITIES.map((s) => `${summary[s]} ${s}`).join(", ");
+  const counts = countsLine(report);
   const bump = bumpLine(report);
   const exempt = report.changes.filter((c) => c.exempt).length;
   out.push(`${counts} · ${bump}${exempt ? ` · ${exempt} exempt (not counted)` : ""}`);

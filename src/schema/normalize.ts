@@ -169,7 +169,7 @@ function ownKeywordsAllowNull(node: JsonObject): boolean {
 }
 
 /** draft-04 boolean exclusiveMinimum/Maximum → the numeric form (false, or true without a bound, means nothing). */
-function numericBounds(node: JsonObject): JsonObject {
+export function numericBounds(node: JsonObject): JsonObject {
   if (typeof node.exclusiveMinimum !== "boolean" && typeof node.exclusiveMaximum !== "boolean") return node;
   const out = { ...node };
   for (const [exclusive, inclusive] of [

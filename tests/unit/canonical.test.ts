@@ -1,21 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { canonicalContract, serializeContract, stableStringify } from "../../src/contract/canonical.ts";
-import type { Contract } from "../../src/contract/model.ts";
-
-function contract(overrides: Partial<Contract> = {}): Contract {
-  return {
-    lockfileVersion: 1,
-    server: { name: "s", version: "1.0.0" },
-    protocolVersion: "2025-11-25",
-    capabilities: { tools: { listChanged: true } },
-    capture: { clientCapabilities: [] },
-    tools: [],
-    resources: [],
-    resourceTemplates: [],
-    prompts: [],
-    ...overrides,
-  };
-}
+import { contract } from "./diff/helpers.ts";
 
 describe("serializeContract", () => {
   test("is byte-identical whatever the key and item order", () => {

@@ -8,6 +8,7 @@ import Ajv2019 from "ajv/dist/2019";
 import Ajv2020 from "ajv/dist/2020";
 import addFormats from "ajv-formats";
 import { isJsonObject, type Json, type JsonObject } from "../../contract/model.ts";
+import { numericBounds } from "../normalize.ts";
 import { forEachSubschema } from "../subschemas.ts";
 
 export type Check = (value: Json) => boolean;
@@ -91,17 +92,7 @@ function dialectOf(root: JsonObject, traits: SchemaTraits): Dialect {
  */
 function upgradeBooleanBounds(node: Json, depth = 0): Json {
   if (!isJsonObject(node) || depth > 200) return node;
-  const out: JsonObject = { ...node };
-  for (const [bound, exclusive] of [
-    ["minimum", "exclusiveMinimum"],
-    ["maximum", "exclusiveMaximum"],
-  ] as const) {
-    if (typeof out[exclusive] !== "boolean") continue;
-    if (out[exclusive] === true && typeof out[bound] === "number") {
-      out[exclusive] = out[bound];
-      delete out[bound];
-    } else delete out[exclusive];
-  }
+  const out: JsonObject = { ...numericBounds(node) };
   forEachSubschema(node, (child, segments) => {
     const [key, name] = segments as [string, string | undefined];
     const holder = out[key];

@@ -6,8 +6,6 @@
  * regenerate them with `UPDATE_GOLDEN=1 bun test tests/unit/report` and review the diff.
  */
 import { beforeAll, describe, expect, test } from "bun:test";
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
 import { XMLParser, XMLValidator } from "fast-xml-parser";
 import { escapeData, escapeProperty, renderGithub, workflowCommand } from "../../../src/report/github.ts";
 import { renderJson } from "../../../src/report/json.ts";
@@ -15,20 +13,8 @@ import { escapeXmlAttribute, escapeXmlText, renderJunit } from "../../../src/rep
 import { codeBlock, codeSpan, escapeMarkdown, renderMarkdown } from "../../../src/report/markdown.ts";
 import { buildReport, type Report, type ReportChange, sideOf } from "../../../src/report/model.ts";
 import { renderText } from "../../../src/report/text.ts";
-import { baselineContract, checkScenario, diffScenario, ROOT, type Scenario } from "./report-fixtures.ts";
-
-const GOLDEN = join(ROOT, "tests/fixtures/golden");
-
-/** Compare with the golden file, or (re)write it when UPDATE_GOLDEN=1. */
-function expectGolden(name: string, actual: string): void {
-  const file = join(GOLDEN, name);
-  if (process.env.UPDATE_GOLDEN === "1" || !existsSync(file)) {
-    if (process.env.UPDATE_GOLDEN !== "1" && process.env.CI) throw new Error(`missing golden file ${file}`);
-    mkdirSync(GOLDEN, { recursive: true });
-    writeFileSync(file, actual);
-  }
-  expect(actual).toBe(readFileSync(file, "utf8"));
-}
+import { expectGolden } from "../../helpers/golden.ts";
+import { baselineContract, checkScenario, diffScenario, type Scenario } from "./report-fixtures.ts";
 
 let diff: Scenario;
 let check: Scenario;
