@@ -1,6 +1,7 @@
 #!/usr/bin/env bun
 /** mcp-contract: the CLI entry. Builds the command tree, runs it, maps errors to exit codes. */
 import { CommanderError } from "@commander-js/extra-typings";
+import { guardStandardStreams } from "./src/cli/globals.ts";
 import { buildProgram } from "./src/cli/program.ts";
 import { redactSecrets, Ui } from "./src/cli/ui.ts";
 import { CliError } from "./src/errors.ts";
@@ -9,6 +10,7 @@ import { CliError } from "./src/errors.ts";
 const EXIT_INTERNAL = 70;
 
 async function main(argv: string[]): Promise<number> {
+  guardStandardStreams();
   const program = buildProgram();
   try {
     await program.parseAsync(argv);

@@ -1,8 +1,7 @@
 /** `mcp-contract snapshot`: capture a live server's surface into a lockfile. */
-import { readFileSync } from "node:fs";
 import { Command, Option } from "@commander-js/extra-typings";
 import { serializeContract } from "../contract/canonical.ts";
-import { assertWritable, writeFileAtomic } from "../util/write-atomic.ts";
+import { assertWritable, readRegularFile, writeFileAtomic } from "../util/write-atomic.ts";
 import { type GlobalOptions, makeUi, writeStdout } from "./globals.ts";
 import { serverLabel, surfaceCounts } from "./summary.ts";
 import { addTargetOptions, resolveTarget, type TargetOptionValues } from "./target-options.ts";
@@ -47,7 +46,7 @@ Examples:
     if (toStdout) {
       await writeStdout(text);
       destination = "stdout";
-    } else if (readIfExists(options.output) === text) {
+    } else if (readRegularFile(options.output) === text) {
       destination = `${options.output} (unchanged)`;
     } else {
       writeFileAtomic(options.output, text);
@@ -56,12 +55,4 @@ Examples:
       `captured ${surfaceCounts(contract)} from ${serverLabel(contract)} → ${destination} ${ui.dim(`in ${(elapsedMs / 1000).toFixed(1)} s`)}`,
     );
   });
-}
-
-function readIfExists(path: string): string | undefined {
-  try {
-    return readFileSync(path, "utf8");
-  } catch {
-    return undefined;
-  }
 }

@@ -1,25 +1,58 @@
 /**
- * Lockfiles are written atomically or not at all: a temporary file beside the target,
- * flushed to disk, then renamed over it. Readers never see a half-written lockfile.
+ * Writing the files a user names (-o, --output, --update): never destroy, never pretend.
+ *
+ * - A regular file (or a path that does not exist yet) is written atomically: a temporary file
+ *   beside the *resolved* target (symlinks followed, so the link stays a link and its target is
+ *   updated), every byte checked, flushed, then renamed over it. A failed write keeps the old file.
+ * - Anything else that exists (a device such as /dev/null, a FIFO, /dev/stdout, a `>(…)` pipe)
+ *   is written in place: renaming onto it would replace the device with a regular file.
+ * - Every failure is a UsageError (exit 2) naming the path, the cause and the fix.
  */
 import {
   accessSync,
   closeSync,
   constants,
+  fchmodSync,
+  fchownSync,
   fsyncSync,
+  lstatSync,
   openSync,
+  readFileSync,
+  readlinkSync,
+  realpathSync,
   renameSync,
   rmSync,
+  type Stats,
   statSync,
   writeSync,
 } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
 import { UsageError } from "../errors.ts";
 
+/** Where bytes for `path` go: a regular file replaced by rename, or something written in place. */
+type Destination =
+  | { kind: "file"; target: string; existing?: Stats }
+  | { kind: "in-place"; path: string; fifo: boolean }
+  | { kind: "descriptor"; fd: number };
+
+const MAX_SYMLINKS = 40;
+/** How long an in-place write waits for a process to open a FIFO for reading. */
+const FIFO_READER_WAIT_MS = 10_000;
+
 /** Fail before any work is done if `path` cannot be written (exit 2, nothing touched). */
 export function assertWritable(path: string, flag = "-o"): void {
-  const dir = dirname(resolve(path));
-  let dirStat: ReturnType<typeof statSync>;
+  const destination = resolveDestination(path, flag);
+  if (destination.kind === "descriptor") return;
+  if (destination.kind === "in-place") {
+    try {
+      accessSync(destination.path, constants.W_OK);
+    } catch {
+      throw new UsageError(`cannot write ${path} (${flag}): permission denied.`);
+    }
+    return;
+  }
+  const dir = dirname(destination.target);
+  let dirStat: Stats;
   try {
     dirStat = statSync(dir);
   } catch {
@@ -29,28 +62,38 @@ export function assertWritable(path: string, flag = "-o"): void {
   }
   if (!dirStat.isDirectory()) throw new UsageError(`cannot write ${path} (${flag}): ${dir} is not a directory.`);
   try {
-    if (statSync(path).isDirectory()) {
-      throw new UsageError(
-        `cannot write ${path} (${flag}): it is a directory. Give a file path, e.g. ${join(path, "mcp.contract.json")}.`,
-      );
-    }
-  } catch (error) {
-    if (error instanceof UsageError) throw error;
-  }
-  try {
     accessSync(dir, constants.W_OK);
   } catch {
     throw new UsageError(`cannot write ${path} (${flag}): permission denied on the directory ${dir}.`);
   }
 }
 
-export function writeFileAtomic(path: string, content: string, mode = 0o644): void {
-  const target = resolve(path);
+/** The current text of `path` when it is a regular file (through symlinks), else undefined. Never blocks on a FIFO. */
+export function readRegularFile(path: string): string | undefined {
+  try {
+    if (!statSync(path).isFile()) return undefined;
+    return readFileSync(path, "utf8");
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Write `content` to `path` completely or fail with exit 2. `mode` applies to a new file; an
+ * existing file keeps its mode (and, when run as root, its owner).
+ * Returns false when the reader of a pipe went away (EPIPE): the caller carries on, as a pipe writer would.
+ */
+export function writeFileAtomic(path: string, content: string, mode = 0o644): boolean {
+  const destination = resolveDestination(path, "-o");
+  const bytes = Buffer.from(content, "utf8");
+  if (destination.kind !== "file") return writeInPlace(path, destination, bytes);
+  const { target, existing } = destination;
   const temp = join(dirname(target), `.${basename(target)}.${process.pid}.${Date.now().toString(36)}.tmp`);
   try {
     const fd = openSync(temp, "wx", mode);
     try {
-      writeSync(fd, content);
+      if (existing) keepOwnerAndMode(fd, existing);
+      writeAll(fd, bytes);
       fsyncSync(fd);
     } finally {
       closeSync(fd);
@@ -58,13 +101,179 @@ export function writeFileAtomic(path: string, content: string, mode = 0o644): vo
     renameSync(temp, target);
   } catch (error) {
     rmSync(temp, { force: true });
+    const { why, fix } = describeWriteError(error);
+    const kept = existing ? "The old file was kept unchanged" : "Nothing was written";
+    throw new UsageError(`cannot write ${path}: ${why}. ${kept}; ${fix}.`, { cause: error });
+  }
+  syncDirectory(dirname(target));
+  return true;
+}
+
+/** /dev/stdout, /dev/fd/N, /proc/self/fd/N: an open descriptor of ours, written directly (opening it anew fails for sockets). */
+function descriptorOf(absolute: string): number | undefined {
+  const named = { "/dev/stdout": 1, "/dev/stderr": 2 }[absolute];
+  if (named !== undefined) return named;
+  const match = /^\/(?:dev|proc\/self|proc\/(\d+))\/fd\/(\d+)$/.exec(absolute);
+  if (!match || (match[1] !== undefined && Number(match[1]) !== process.pid)) return undefined;
+  return Number(match[2]);
+}
+
+function resolveDestination(path: string, flag: string): Destination {
+  const absolute = resolve(path);
+  const fd = process.platform === "win32" ? undefined : descriptorOf(absolute);
+  if (fd !== undefined) return { kind: "descriptor", fd };
+  let stats: Stats | undefined;
+  try {
+    stats = statSync(absolute);
+  } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    const why =
-      code === "EACCES" || code === "EPERM"
-        ? "permission denied"
-        : code === "ENOSPC"
-          ? "the disk is full"
-          : (error as Error).message;
-    throw new UsageError(`cannot write ${path}: ${why}. Nothing was written.`);
+    if (code === "ELOOP") throw new UsageError(`cannot write ${path} (${flag}): too many levels of symbolic links.`);
+    if (code === "ENOTDIR") throw new UsageError(`cannot write ${path} (${flag}): a parent of it is not a directory.`);
+    // ENOENT: nothing there yet, or a symlink whose target does not exist yet.
+  }
+  if (stats?.isDirectory()) {
+    throw new UsageError(
+      `cannot write ${path} (${flag}): it is a directory. Give a file path, e.g. ${join(path, "mcp.contract.json")}.`,
+    );
+  }
+  // /dev/stdout, /dev/fd/N and /proc/self/fd/N name an open descriptor: even when it is a regular
+  // file, the shell holds that inode, so a rename would write where nobody looks.
+  const descriptorPath = /^\/(dev|proc)\//.test(absolute);
+  if (stats && (!stats.isFile() || descriptorPath)) {
+    return { kind: "in-place", path: absolute, fifo: stats.isFIFO() };
+  }
+  if (stats) return { kind: "file", target: realpathSync(absolute), existing: stats };
+  return { kind: "file", target: followDanglingLinks(absolute, path, flag) };
+}
+
+/** The path a write through a dangling symlink chain creates. */
+function followDanglingLinks(absolute: string, path: string, flag: string): string {
+  let current = absolute;
+  for (let hops = 0; hops <= MAX_SYMLINKS; hops++) {
+    let link: Stats;
+    try {
+      link = lstatSync(current);
+    } catch {
+      return current;
+    }
+    if (!link.isSymbolicLink()) return current;
+    current = resolve(dirname(current), readlinkSync(current));
+  }
+  throw new UsageError(`cannot write ${path} (${flag}): too many levels of symbolic links.`);
+}
+
+function writeInPlace(
+  path: string,
+  destination: { kind: "in-place"; path: string; fifo: boolean } | { kind: "descriptor"; fd: number },
+  bytes: Buffer,
+): boolean {
+  let fd: number | undefined;
+  try {
+    if (destination.kind === "descriptor") {
+      writeAll(destination.fd, bytes);
+      return true;
+    }
+    fd = destination.fifo ? openFifoForWriting(destination.path) : openSync(destination.path, "w");
+    writeAll(fd, bytes);
+    return true;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "EPIPE") return false;
+    if (error instanceof UsageError) throw error;
+    const { why, fix } = describeWriteError(error);
+    throw new UsageError(`cannot write ${path}: ${why}; ${fix}.`, { cause: error });
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+}
+
+/** Open a FIFO without blocking forever when nobody reads it: wait a bounded time for a reader. */
+function openFifoForWriting(path: string): number {
+  const deadline = Date.now() + FIFO_READER_WAIT_MS;
+  for (;;) {
+    try {
+      return openSync(path, constants.O_WRONLY | constants.O_NONBLOCK);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "ENXIO") throw error;
+      if (Date.now() > deadline) {
+        throw new UsageError(
+          `cannot write ${path}: it is a FIFO and no process opened it for reading within ${FIFO_READER_WAIT_MS / 1000} s. Start the reader first (e.g. \`cat ${path} &\`).`,
+        );
+      }
+      sleep(20);
+    }
+  }
+}
+
+/** writeSync may write fewer bytes than asked (a file-size limit, a full disk, a pipe): loop until all are written. */
+function writeAll(fd: number, bytes: Buffer): void {
+  let offset = 0;
+  while (offset < bytes.length) {
+    let written: number;
+    try {
+      written = writeSync(fd, bytes, offset, bytes.length - offset);
+    } catch (error) {
+      // A non-blocking FIFO whose reader is slower than us.
+      if ((error as NodeJS.ErrnoException).code === "EAGAIN") {
+        sleep(2);
+        continue;
+      }
+      throw error;
+    }
+    if (written <= 0) throw Object.assign(new Error("write made no progress"), { code: "EIO" });
+    offset += written;
+  }
+}
+
+function keepOwnerAndMode(fd: number, existing: Stats): void {
+  fchmodSync(fd, existing.mode & 0o7777);
+  if (process.getuid?.() === 0) {
+    try {
+      fchownSync(fd, existing.uid, existing.gid);
+    } catch {
+      // Best effort: a file system without owners (e.g. some mounts) keeps the new file's owner.
+    }
+  }
+}
+
+/** Make the rename itself durable; not every platform or file system can open a directory. */
+function syncDirectory(dir: string): void {
+  let fd: number | undefined;
+  try {
+    fd = openSync(dir, "r");
+    fsyncSync(fd);
+  } catch {
+    // The data is written and renamed; only crash-durability of the rename is at stake.
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+}
+
+const sleeper = new Int32Array(new SharedArrayBuffer(4));
+function sleep(ms: number): void {
+  Atomics.wait(sleeper, 0, 0, ms);
+}
+
+/** A write error's cause in words, and what the user can do about it. */
+export function describeWriteError(error: unknown): { why: string; fix: string } {
+  const code = (error as NodeJS.ErrnoException).code;
+  switch (code) {
+    case "ENOSPC":
+      return { why: "no space is left on the device (ENOSPC)", fix: "free some space and run again" };
+    case "EDQUOT":
+      return { why: "the disk quota is exhausted (EDQUOT)", fix: "free some space or raise the quota and run again" };
+    case "EFBIG":
+      return {
+        why: "the file would exceed the file-size limit (EFBIG)",
+        fix: "raise the limit (`ulimit -f`) or write elsewhere",
+      };
+    case "EACCES":
+    case "EPERM":
+      return { why: "permission denied", fix: "check the permissions or choose another path" };
+    case "EROFS":
+      return { why: "the file system is read-only (EROFS)", fix: "choose a path on a writable file system" };
+    case "EIO":
+      return { why: "an input/output error (EIO)", fix: "check the device and run again" };
+    default:
+      return { why: (error as Error).message ?? String(error), fix: "fix the cause and run again" };
   }
 }

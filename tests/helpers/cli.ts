@@ -12,17 +12,38 @@ export const FIXTURE_SERVER = join(ROOT, "tests/fixtures/fixture-server.ts");
 /** Bun runs the TypeScript fixture servers directly. */
 export const BUN = process.execPath;
 
+/** The argv prefix that runs mcp-contract: the binary, or Bun with main.ts. */
+export function cliCommand(): string[] {
+  return BIN ? [BIN] : [BUN, join(ROOT, "main.ts")];
+}
+
+/** Quote words for a POSIX shell, for tests that need one (ulimit, pipes, redirections). */
+export function shellQuote(words: string[]): string {
+  return words.map((w) => `'${w.replaceAll("'", "'\\''")}'`).join(" ");
+}
+
 export interface CliResult {
   code: number;
   stdout: string;
   stderr: string;
 }
 
-export async function runCli(
-  args: string[],
-  options: { env?: Record<string, string | undefined>; cwd?: string; timeoutMs?: number } = {},
-): Promise<CliResult> {
-  const cmd = BIN ? [BIN, ...args] : [BUN, join(ROOT, "main.ts"), ...args];
+export interface RunOptions {
+  env?: Record<string, string | undefined>;
+  cwd?: string;
+  timeoutMs?: number;
+}
+
+export function runCli(args: string[], options: RunOptions = {}): Promise<CliResult> {
+  return runProcess([...cliCommand(), ...args], options);
+}
+
+/** Run a POSIX shell script in which the function `cli` runs mcp-contract. */
+export function runShell(script: string, options: RunOptions = {}): Promise<CliResult> {
+  return runProcess(["sh", "-c", `cli() { ${shellQuote(cliCommand())} "$@"; }\n${script}`], options);
+}
+
+async function runProcess(cmd: string[], options: RunOptions): Promise<CliResult> {
   const env: Record<string, string | undefined> = { ...process.env, NO_COLOR: "1", ...options.env };
   for (const key of Object.keys(env)) if (env[key] === undefined) delete env[key];
   const proc = Bun.spawn(cmd, {
