@@ -12,6 +12,7 @@ import {
   SURFACE_LISTS,
   type SurfaceList,
 } from "../contract/model.ts";
+import { assertCapturedSurface } from "../contract/validate.ts";
 import { ServerError } from "../errors.ts";
 
 /** A server that needs more pages than this for one list is paginating forever. */
@@ -41,6 +42,8 @@ export async function captureSurface(session: Session, clientCapabilities: Clien
     for (const list of stale) clearChanged(session, list);
     for (const list of stale) surface[list.key] = await drain(session, list);
   }
+  // A fault that arrived with the last answer (a second answer to it) still fails the capture.
+  session.assertHealthy();
 
   const contract: Contract = {
     lockfileVersion: LOCKFILE_VERSION,
@@ -54,7 +57,7 @@ export async function captureSurface(session: Session, clientCapabilities: Clien
     prompts: (surface.prompts ?? []) as Contract["prompts"],
   };
   if (typeof init.instructions === "string") contract.instructions = init.instructions;
-  return contract;
+  return assertCapturedSurface(contract);
 }
 
 function clearChanged(session: Session, list: SurfaceList): void {

@@ -3,6 +3,7 @@
  * Ctrl-C end the server's whole process tree before exiting. Loaded lazily, because it
  * pulls in the MCP SDK that offline commands must not pay for.
  */
+import { constants } from "node:os";
 import { captureSurface } from "../capture/capture.ts";
 import { openSession } from "../connect/index.ts";
 import { describeTarget, targetSecrets } from "../connect/target.ts";
@@ -17,8 +18,14 @@ export interface CaptureResult {
   elapsedMs: number;
 }
 
+/**
+ * The signals that end mcp-contract during a capture: Ctrl-C, kill, a closed terminal
+ * (SIGHUP), Ctrl-\ (SIGQUIT). Each ends the server's process group first, then exits 128+n.
+ */
+const FATAL_SIGNALS = ["SIGINT", "SIGTERM", "SIGHUP", "SIGQUIT"] as const;
+
 export async function captureTarget(resolved: ResolvedTarget, ui: Ui): Promise<CaptureResult> {
-  const { target, clientCapabilities, timeoutMs } = resolved;
+  const { target, clientCapabilities, timeoutMs, maxResponseBytes } = resolved;
   ui.addSecrets(targetSecrets(target));
   const started = performance.now();
   const where = describeTarget(target);
@@ -29,14 +36,14 @@ export async function captureTarget(resolved: ResolvedTarget, ui: Ui): Promise<C
   const onSignal = (signal: NodeJS.Signals) => {
     killNow?.();
     ui.stopProgress();
-    process.exit(signal === "SIGINT" ? 130 : 143);
+    process.exit(128 + (constants.signals[signal] ?? 15));
   };
-  process.on("SIGINT", onSignal);
-  process.on("SIGTERM", onSignal);
+  for (const signal of FATAL_SIGNALS) process.on(signal, onSignal);
   try {
     const open = await openSession(target, {
       clientCapabilities,
       timeoutMs,
+      maxResponseBytes,
       clientVersion: VERSION,
       onPhase: (phase) => {
         ui.progress(`waiting for ${phase} from ${where}`);
@@ -60,7 +67,6 @@ export async function captureTarget(resolved: ResolvedTarget, ui: Ui): Promise<C
     }
   } finally {
     ui.stopProgress();
-    process.off("SIGINT", onSignal);
-    process.off("SIGTERM", onSignal);
+    for (const signal of FATAL_SIGNALS) process.off(signal, onSignal);
   }
 }

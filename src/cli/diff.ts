@@ -1,11 +1,11 @@
 /** `mcp-contract diff`: the offline, human diff of two lockfiles. Never loads the MCP SDK. */
 import { Command, Option } from "@commander-js/extra-typings";
+import { judgeComparison } from "../policy/judge.ts";
 import { FAIL_ON, type FailOn } from "../report/model.ts";
-import { compareAndReport } from "./compare-and-report.ts";
 import { type GlobalOptions, makeUi } from "./globals.ts";
 import { readLockfile } from "./lockfile.ts";
 import { type PolicyOptionValues, policyOptions, preparePolicy, resolveFailOn } from "./policy-options.ts";
-import { formatOptions, planOutputs } from "./report-output.ts";
+import { formatOptions, planOutputs, writeVerdict } from "./report-output.ts";
 
 export function diffCommand() {
   const [witness, format, output] = formatOptions();
@@ -53,18 +53,26 @@ Examples:
         prepared.policy,
         "diff",
       );
-      const exitCode = await compareAndReport({
+      const verdict = await judgeComparison({
         command: "diff",
         baseline: { contract: before.contract, source: oldPath },
         current: { contract: after.contract, source: newPath },
         policy: prepared,
         failOn,
         witness: options.witness,
-        plans,
-        color: globals.color ?? "auto",
-        context: { baseline: before.file, current: after.file },
-        ui,
       });
+      const exitCode = await writeVerdict(
+        verdict,
+        plans,
+        globals.color ?? "auto",
+        {
+          baseline: before.file,
+          current: after.file,
+          baselineContract: before.contract,
+          currentContract: after.contract,
+        },
+        ui,
+      );
       if (exitCode !== 0) process.exitCode = exitCode;
     });
 }

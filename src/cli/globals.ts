@@ -1,6 +1,6 @@
 /** Options every command accepts, and the helpers that honour them. */
 import { UsageError } from "../errors.ts";
-import { describeWriteError } from "../util/write-atomic.ts";
+import { describeWriteError } from "./output-file.ts";
 import { type ColorMode, Ui } from "./ui.ts";
 
 export interface GlobalOptions {

@@ -4,19 +4,16 @@ import { Command, InvalidArgumentError, Option } from "@commander-js/extra-typin
 import { describeTarget } from "../connect/target.ts";
 import type { Contract } from "../contract/model.ts";
 import { UsageError } from "../errors.ts";
-import { LINT_RULES } from "../lint/catalog.ts";
-import { lintContract } from "../lint/lint.ts";
 import { DEFAULT_LINT_OPTIONS } from "../lint/model.ts";
-import { toolListSize } from "../lint/rules-quality.ts";
-import { applyIgnores, applyLintOverrides, todayUtc } from "../policy/apply.ts";
-import { catalogOf, emptyPolicy, suggest } from "../policy/policy.ts";
-import { renderLintMarkdown, renderLintReport } from "../report/lint-formats.ts";
-import { buildLintReport, fingerprintFindings, LINT_FAIL_ON, type LintFailOn } from "../report/lint-model.ts";
-import { sideOf } from "../report/model.ts";
+import { todayUtc } from "../policy/apply.ts";
+import { judgeLint } from "../policy/judge.ts";
+import { emptyPolicy } from "../policy/policy.ts";
+import { LINT_FAIL_ON, type LintFailOn } from "../report/model.ts";
+import { catalogOf, suggestRuleIds } from "../rules/registry.ts";
 import { type GlobalOptions, makeUi } from "./globals.ts";
 import { readLockfile } from "./lockfile.ts";
 import { locatePolicy, policyFileOptions, readPolicyFile } from "./policy-options.ts";
-import { formatOptions, planOutputs, type ReportFile, writeOutputs } from "./report-output.ts";
+import { formatOptions, planOutputs, type ReportFile, writeReports } from "./report-output.ts";
 import { DEFAULT_LOCKFILE } from "./snapshot.ts";
 import { addTargetOptions, rejectLiveOnlyFlags, resolveTarget, type TargetOptionValues } from "./target-options.ts";
 
@@ -42,10 +39,7 @@ export function parseDisabled(values: readonly string[] | undefined): Set<string
         `--disable ${id}: that is a check/diff rule, not a lint rule. Lint rules are listed by \`mcp-contract rules --catalog lint\`; diff rules are tuned in the policy file.`,
       );
     }
-    const close = suggest(
-      id,
-      LINT_RULES.map((r) => r.id),
-    );
+    const close = suggestRuleIds(id, "lint");
     throw new UsageError(
       `--disable ${id}: no lint rule has that id.${close.length ? ` Did you mean ${close.join(" or ")}?` : ""} Run \`mcp-contract rules --catalog lint\` for the list.`,
     );
@@ -150,24 +144,17 @@ Exit codes: 0 nothing at or over --fail-on, 1 it was reached, 2 bad flags, lockf
       source = `live ${describeTarget(resolved.target)}`;
     }
 
-    const findings = fingerprintFindings(
-      applyLintOverrides(lintContract(contract, { tokenBudget: options.tokenBudget }, disabled), policy),
-    );
-    const ignored = applyIgnores(findings, policy, todayUtc(), "lint");
-    const report = buildLintReport(
-      sideOf(contract, source),
-      ignored.changes,
-      { ...toolListSize(contract), budget: options.tokenBudget },
-      options.failOn,
-      ignored.notices,
-    );
-    const context = { lockfile, contract };
-    await writeOutputs(
-      plans,
-      globals.color ?? "auto",
-      (f, color) => renderLintReport(report, f, context, color),
-      () => renderLintMarkdown(report),
-    );
-    if (report.result === "fail") process.exitCode = 1;
+    const { report, exitCode } = judgeLint({
+      contract,
+      source,
+      policy,
+      today: todayUtc(),
+      tokenBudget: options.tokenBudget,
+      disabled,
+      failOn: options.failOn,
+    });
+    // The linted surface is the report's only, "current", side.
+    await writeReports(report, plans, globals.color ?? "auto", { current: lockfile, currentContract: contract });
+    if (exitCode !== 0) process.exitCode = exitCode;
   });
 }

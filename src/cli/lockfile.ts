@@ -2,7 +2,7 @@
 import type { Contract } from "../contract/model.ts";
 import { parseContract } from "../contract/read.ts";
 import type { ReportFile } from "../report/context.ts";
-import { readUserFile } from "../util/read-user-file.ts";
+import { readUserFile } from "./read-user-file.ts";
 
 export interface LockfileRead {
   contract: Contract;

@@ -6,14 +6,14 @@
 import { statSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { Option } from "@commander-js/extra-typings";
-import type { Change } from "../diff/model.ts";
 import { UsageError } from "../errors.ts";
-import { applyIgnores, applyRuleOverrides, todayUtc } from "../policy/apply.ts";
+import { todayUtc } from "../policy/apply.ts";
+import type { JudgePolicy } from "../policy/judge.ts";
 import { emptyPolicy, POLICY_FILE, type Policy, parsePolicy } from "../policy/policy.ts";
-import { applyScope, type ConsumerUsage, describeUsage, parseUsedList } from "../policy/scope.ts";
-import { breakGlassFrom, type VerdictOptions } from "../policy/verdict.ts";
-import type { FailOn, ReportChange } from "../report/model.ts";
-import { readUserFile } from "../util/read-user-file.ts";
+import { type ConsumerUsage, describeUsage, parseUsedList } from "../policy/scope.ts";
+import { breakGlassFrom } from "../policy/verdict.ts";
+import type { FailOn } from "../report/model.ts";
+import { readUserFile } from "./read-user-file.ts";
 import type { Ui } from "./ui.ts";
 import { scanUsedBy } from "./used-by-scan.ts";
 
@@ -64,11 +64,7 @@ export interface PolicyOptionValues {
   allowBreaking?: boolean;
 }
 
-export interface PreparedPolicy extends VerdictOptions {
-  policy: Policy;
-  usage?: ConsumerUsage;
-  today: string;
-}
+export type PreparedPolicy = JudgePolicy;
 
 function isFile(path: string): boolean {
   try {
@@ -161,19 +157,4 @@ export function resolveFailOn(
 ): FailOn {
   if (fromCommandLine || command === "diff") return value;
   return policy.failOn ?? value;
-}
-
-/** Step 1, before witnesses: severity overrides and "off". */
-export function judgeChanges(changes: Change[], prepared: PreparedPolicy): Change[] {
-  return applyRuleOverrides(changes, prepared.policy);
-}
-
-/** Step 2: ignores, then consumer scope. Returns the notices the ignores raised. */
-export function exemptChanges(
-  changes: readonly Change[],
-  prepared: PreparedPolicy,
-): { changes: ReportChange[]; notices: string[] } {
-  const ignored = applyIgnores(changes, prepared.policy, prepared.today);
-  const scoped = prepared.usage ? applyScope(ignored.changes, prepared.usage) : ignored.changes;
-  return { changes: scoped, notices: ignored.notices };
 }

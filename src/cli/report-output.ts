@@ -5,17 +5,13 @@
 import { appendFileSync } from "node:fs";
 import { Option } from "@commander-js/extra-typings";
 import { UsageError } from "../errors.ts";
+import type { Verdict } from "../policy/verdict.ts";
 import { FORMATS, type Format, type ReportContext } from "../report/context.ts";
-import { renderGithub } from "../report/github.ts";
-import { renderJson } from "../report/json.ts";
-import { renderJunit } from "../report/junit.ts";
-import { renderMarkdown } from "../report/markdown.ts";
-import type { Report } from "../report/model.ts";
-import { renderSarif } from "../report/sarif.ts";
-import { renderText } from "../report/text.ts";
-import { assertWritable, writeFileAtomic } from "../util/write-atomic.ts";
+import type { AnyReport } from "../report/model.ts";
+import { renderReport } from "../report/render.ts";
 import { writeStdout } from "./globals.ts";
-import { useColor } from "./ui.ts";
+import { assertWritable, writeFileAtomic } from "./output-file.ts";
+import { type Ui, useColor } from "./ui.ts";
 
 export type { ReportContext, ReportFile } from "../report/context.ts";
 
@@ -62,59 +58,42 @@ export function planOutputs(formats: string[] | undefined, outputs: string[] | u
   return plans;
 }
 
-/** One format's text. Pure, except that colour for text depends on where it goes. */
-export function renderReport(report: Report, format: Format, context: ReportContext, color: boolean): string {
-  switch (format) {
-    case "text":
-      return renderText(report, { color });
-    case "json":
-      return renderJson(report);
-    case "sarif":
-      return renderSarif(report, context);
-    case "markdown":
-      return renderMarkdown(report);
-    case "junit":
-      return renderJunit(report, context);
-    case "github":
-      return renderGithub(report, context);
-  }
-}
-
 /**
- * Write every planned report. `context` carries the lockfile texts and surfaces that sarif,
- * github and junit use to point at lines and list every item; without it they still render,
- * with less. When a github report is written inside GitHub Actions (GITHUB_STEP_SUMMARY is
- * set), the Markdown report is also appended to the job summary.
+ * Write every planned report, whatever its kind (check, diff or lint): each plan to its file
+ * or stdout, colour for text only on a terminal. `context` carries the lockfile texts and
+ * surfaces that sarif, github and junit use to point at lines and list every item; without
+ * it they still render, with less. When a github report is written inside GitHub Actions
+ * (GITHUB_STEP_SUMMARY is set), the Markdown report is also appended to the job summary.
  */
 export async function writeReports(
-  report: Report,
+  report: AnyReport,
   plans: OutputPlan[],
   colorMode: "auto" | "always" | "never",
   context: ReportContext = {},
 ): Promise<void> {
-  await writeOutputs(
-    plans,
-    colorMode,
-    (format, color) => renderReport(report, format, context, color),
-    () => renderMarkdown(report),
-  );
-}
-
-/** The I/O half of writing reports, whatever the report: each plan to its file or stdout, then the job summary. */
-export async function writeOutputs(
-  plans: OutputPlan[],
-  colorMode: "auto" | "always" | "never",
-  render: (format: Format, color: boolean) => string,
-  markdown: () => string,
-): Promise<void> {
   for (const plan of plans) {
     const color = !plan.file && plan.format === "text" && useColor(colorMode, process.stdout);
-    const text = render(plan.format, color);
+    const text = renderReport(report, plan.format, context, color);
     if (plan.file) writeFileAtomic(plan.file, text);
     else await writeStdout(text);
   }
   const summaryFile = process.env.GITHUB_STEP_SUMMARY;
-  if (summaryFile && plans.some((p) => p.format === "github")) appendStepSummary(summaryFile, markdown());
+  if (summaryFile && plans.some((p) => p.format === "github")) {
+    appendStepSummary(summaryFile, renderReport(report, "markdown", context, false));
+  }
+}
+
+/** Write a comparison's reports, warn when break-glass let a failing run pass, and return the exit code. */
+export async function writeVerdict(
+  verdict: Verdict,
+  plans: OutputPlan[],
+  colorMode: "auto" | "always" | "never",
+  context: ReportContext,
+  ui: Ui,
+): Promise<number> {
+  await writeReports(verdict.report, plans, colorMode, context);
+  if (verdict.warning) ui.warn(verdict.warning);
+  return verdict.exitCode;
 }
 
 function appendStepSummary(file: string, markdown: string): void {

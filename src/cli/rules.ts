@@ -1,28 +1,16 @@
 /** `mcp-contract rules [ID]`: both rule catalogs (diff: check/diff; lint: lint) in the terminal. */
 import { Command, Option } from "@commander-js/extra-typings";
-import { levenshtein } from "../diff/rename.ts";
 import { UsageError } from "../errors.ts";
 import {
-  allRules,
-  findAnyRule,
-  RULE_CATALOGS,
   renderAnyRuleDetail,
   renderAnyRuleMarkdown,
   renderRulesList,
   renderRulesMarkdown,
   ruleJson,
-} from "../report/rules-doc.ts";
+} from "../rules/docs.ts";
+import { RULE_CATALOGS } from "../rules/model.ts";
+import { findRule, rulesOf, suggestRuleIds } from "../rules/registry.ts";
 import { writeStdout } from "./globals.ts";
-
-/** Ids of either catalog close to a mistyped one: nearest first, at most five. */
-function closeIds(id: string): string[] {
-  return allRules()
-    .map(({ rule }) => ({ id: rule.id, distance: levenshtein(rule.id, id) }))
-    .filter((r) => r.distance <= Math.max(2, Math.floor(id.length / 3)) || (id.length >= 3 && r.id.includes(id)))
-    .sort((a, b) => a.distance - b.distance)
-    .slice(0, 5)
-    .map((r) => r.id);
-}
 
 export function rulesCommand() {
   return new Command("rules")
@@ -55,16 +43,16 @@ Examples:
       if (id === undefined) {
         const text =
           options.format === "json"
-            ? `${JSON.stringify(allRules(options.catalog).map(ruleJson), null, 2)}\n`
+            ? `${JSON.stringify(rulesOf(options.catalog).map(ruleJson), null, 2)}\n`
             : options.format === "markdown"
               ? renderRulesMarkdown(options.catalog)
               : renderRulesList(options.catalog);
         await writeStdout(text);
         return;
       }
-      const entry = findAnyRule(id);
+      const entry = findRule(id);
       if (!entry) {
-        const close = closeIds(id);
+        const close = suggestRuleIds(id, undefined, 5);
         throw new UsageError(
           `no rule named ${JSON.stringify(id)}.${close.length ? ` Did you mean: ${close.join(", ")}?` : ""} Run \`mcp-contract rules\` for the list.`,
         );

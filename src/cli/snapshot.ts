@@ -1,8 +1,8 @@
 /** `mcp-contract snapshot`: capture a live server's surface into a lockfile. */
 import { Command, Option } from "@commander-js/extra-typings";
 import { serializeContract } from "../contract/canonical.ts";
-import { assertWritable, readRegularFile, writeFileAtomic } from "../util/write-atomic.ts";
 import { type GlobalOptions, makeUi, writeStdout } from "./globals.ts";
+import { assertWritable, readRegularFile, writeFileAtomic } from "./output-file.ts";
 import { serverLabel, surfaceCounts } from "./summary.ts";
 import { addTargetOptions, resolveTarget, type TargetOptionValues } from "./target-options.ts";
 

@@ -1,8 +1,5 @@
 import type { Contract } from "../contract/model.ts";
-
-export function plural(n: number, one: string, many = `${one}s`): string {
-  return `${n} ${n === 1 ? one : many}`;
-}
+import { plural } from "../util/text.ts";
 
 /** "13 tools, 7 resources, 2 templates, 4 prompts" */
 export function surfaceCounts(contract: Contract): string {

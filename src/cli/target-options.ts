@@ -10,9 +10,29 @@ import { DEFAULT_MCP_CONFIG, resolveConfiguredServer } from "./mcp-config.ts";
 
 const collect = (value: string, previous: string[] = []) => [...previous, value];
 
+/** Timers wait at most 2^31 - 1 ms; a longer --timeout would fire at once. */
+export const MAX_TIMEOUT_SECONDS = Math.floor((2 ** 31 - 1) / 1000);
+/** --max-response-size: the default, and the most a JavaScript string can sensibly hold. */
+export const DEFAULT_MAX_RESPONSE_MIB = 64;
+const MAX_RESPONSE_MIB_LIMIT = 1024;
+
 function seconds(value: string): number {
   const n = Number(value);
   if (!Number.isFinite(n) || n <= 0) throw new InvalidArgumentError("expected a positive number of seconds.");
+  if (n > MAX_TIMEOUT_SECONDS) {
+    throw new InvalidArgumentError(
+      `expected at most ${MAX_TIMEOUT_SECONDS} seconds (24.8 days), the longest a timer can wait.`,
+    );
+  }
+  return n;
+}
+
+function mebibytes(value: string): number {
+  const n = Number(value);
+  if (!Number.isFinite(n) || n <= 0) throw new InvalidArgumentError("expected a positive number of MiB, e.g. 256.");
+  if (n > MAX_RESPONSE_MIB_LIMIT) {
+    throw new InvalidArgumentError(`expected at most ${MAX_RESPONSE_MIB_LIMIT} MiB.`);
+  }
   return n;
 }
 
@@ -56,6 +76,15 @@ export function addTargetOptions<C extends Command<[string[]], Record<string, un
         .helpGroup("Target:"),
     )
     .addOption(
+      new Option(
+        "--max-response-size <MiB>",
+        "refuse a single server message (HTTP answer, SSE event, stdout line) larger than this",
+      )
+        .argParser(mebibytes)
+        .default(DEFAULT_MAX_RESPONSE_MIB)
+        .helpGroup("Target:"),
+    )
+    .addOption(
       new Option("--client-capabilities <list>", "declare client capabilities: roots,sampling,elicitation").helpGroup(
         "Target:",
       ),
@@ -72,6 +101,7 @@ export interface TargetOptionValues {
   env?: string[];
   cwd?: string;
   timeout: number;
+  maxResponseSize?: number;
   clientCapabilities?: string;
 }
 
@@ -79,6 +109,8 @@ export interface ResolvedTarget {
   target: Target;
   clientCapabilities: ClientCapability[];
   timeoutMs: number;
+  /** The largest single server message, in bytes. */
+  maxResponseBytes: number;
 }
 
 export function resolveTarget(
@@ -109,6 +141,7 @@ export function resolveTarget(
     target: parseTarget(command, flags),
     clientCapabilities: parseClientCapabilities(opts.clientCapabilities),
     timeoutMs: Math.round(opts.timeout * 1000),
+    maxResponseBytes: Math.round((opts.maxResponseSize ?? DEFAULT_MAX_RESPONSE_MIB) * 1024 * 1024),
   };
 }
 
@@ -117,9 +150,17 @@ export function resolveTarget(
  * --from): a usage error that names them, rather than silently ignoring a --bearer or --env.
  */
 export function rejectLiveOnlyFlags(optionSource: (name: string) => string | undefined, instead: string): void {
-  const liveOnly = ["header", "bearer", "transport", "env", "cwd", "timeout", "clientCapabilities", "config"].filter(
-    (name) => optionSource(name) === "cli",
-  );
+  const liveOnly = [
+    "header",
+    "bearer",
+    "transport",
+    "env",
+    "cwd",
+    "timeout",
+    "maxResponseSize",
+    "clientCapabilities",
+    "config",
+  ].filter((name) => optionSource(name) === "cli");
   if (liveOnly.length === 0) return;
   const flags = liveOnly.map((n) => `--${n.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`).join(", ");
   throw new UsageError(

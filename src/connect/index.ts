@@ -4,11 +4,15 @@
  */
 import { statSync } from "node:fs";
 import { errorMessage, ServerError, UsageError } from "../errors.ts";
+import { explainHttpFailure } from "./http-errors.ts";
+import { boundedFetch, cleanFetchMessage, DEFAULT_MAX_RESPONSE_BYTES, formatMiB, networkCode } from "./http-fetch.ts";
 import type { Session, SessionOptions } from "./session.ts";
 import { ChildProcessTransport } from "./stdio-transport.ts";
-import type { Target } from "./target.ts";
+import { describeTarget, type Target } from "./target.ts";
 
 export interface ConnectOptions extends SessionOptions {
+  /** The largest single message (an HTTP answer, an SSE event, a stdout line), in bytes. Default 64 MiB. */
+  maxResponseBytes?: number;
   /** Receives the server's stderr as it arrives (shown with --verbose). */
   onServerStderr?: (text: string) => void;
   /** Receives diagnostic notes (transport fallback and the like), shown with --verbose. */
@@ -96,7 +100,8 @@ async function explained(open: Promise<OpenSession>, target: Extract<Target, { k
 }
 
 async function openStdio(target: Extract<Target, { kind: "stdio" }>, options: ConnectOptions): Promise<OpenSession> {
-  const transport = new ChildProcessTransport(target, options.onServerStderr);
+  const maxBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
+  const transport = new ChildProcessTransport(target, options.onServerStderr, maxBytes);
   // Failures can arrive before the session exists (the SDK is still loading): keep the first.
   let session: Session | undefined;
   let early: ServerError | undefined;
@@ -117,6 +122,21 @@ async function openStdio(target: Extract<Target, { kind: "stdio" }>, options: Co
     abort(
       new ServerError(
         `\`${shown}\` wrote text that is not a JSON-RPC message to stdout: ${JSON.stringify(shownLine)}. An MCP stdio server must write only protocol messages to stdout; send logs and banners to stderr instead.`,
+      ),
+    );
+  };
+  transport.onData = () => session?.checkDeadline();
+  transport.onOversize = (limit, start) => {
+    abort(
+      new ServerError(
+        `\`${shown}\` wrote a stdout line longer than the ${formatMiB(limit)} limit during ${phase()} (it starts ${JSON.stringify(start.slice(0, 80))}). An MCP message that large is almost certainly a fault; if the server's surface really is that large, raise the limit with --max-response-size MiB.`,
+      ),
+    );
+  };
+  transport.onStdinBacklog = (bytes) => {
+    abort(
+      new ServerError(
+        `\`${shown}\` stopped reading its stdin during ${phase()} while it kept sending requests (${formatMiB(bytes)} of answers to it are waiting); an MCP stdio server must read every message it is sent.`,
       ),
     );
   };
@@ -168,27 +188,54 @@ async function openHttp(
 ): Promise<OpenSession> {
   const { Session, SSEClientTransport, StreamableHTTPClientTransport } = await loadSdk();
   const requestInit: RequestInit = { headers: target.headers };
+  const shownUrl = describeTarget(target);
+  // The session does not exist yet when the transport is built; the fetch asks it late.
+  let session: Session | undefined;
+  const fetch = boundedFetch({
+    maxResponseBytes: options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES,
+    shownUrl,
+    phase: () => session?.currentPhase() ?? "initialize",
+    fail: (error) => session?.abort(error),
+    isPending: (id) => session?.isPending(id) ?? false,
+    onData: () => session?.checkDeadline(),
+  });
   const transport =
     kind === "http"
-      ? new StreamableHTTPClientTransport(target.url, { requestInit })
-      : new SSEClientTransport(target.url, { requestInit, eventSourceInit: { fetch: withHeaders(target.headers) } });
-  const session = new Session(transport, options);
-  options.onKillSwitch?.(() => void session.close());
+      ? new StreamableHTTPClientTransport(target.url, { requestInit, fetch })
+      : new SSEClientTransport(target.url, {
+          requestInit,
+          fetch,
+          eventSourceInit: { fetch: withHeaders(target.headers, fetch) },
+        });
+  session = new Session(transport, {
+    ...options,
+    explainTransportError: (error, phase) =>
+      explainHttpFailure({ error, phase, status: httpStatus(error), shownUrl, hasAuth: hasAuth(target) }),
+  });
+  const opened = session;
+  options.onKillSwitch?.(() => void opened.close());
   try {
-    await session.initialize();
+    await opened.initialize();
   } catch (error) {
-    await session.close();
+    await opened.close();
     throw error;
   }
-  return { session, transport: kind, killNow: () => void session.close() };
+  return { session: opened, transport: kind, killNow: () => void opened.close() };
+}
+
+function hasAuth(target: Extract<Target, { kind: "http" }>): boolean {
+  return Object.keys(target.headers).some((h) => /^(authorization|x-api-key|api-key|cookie)$/i.test(h));
 }
 
 /** EventSource's GET carries no requestInit headers; add them (auth) through its fetch. */
-function withHeaders(headers: Record<string, string>) {
+function withHeaders(
+  headers: Record<string, string>,
+  base: (url: string | URL, init?: RequestInit) => Promise<Response>,
+) {
   return (url: string | URL, init?: RequestInit) => {
     const merged = new Headers(init?.headers);
     for (const [k, v] of Object.entries(headers)) merged.set(k, v);
-    return fetch(url, { ...init, headers: merged });
+    return base(url, { ...init, headers: merged });
   };
 }
 
@@ -216,17 +263,18 @@ function httpStatus(error: unknown): number | undefined {
 
 function describeHttpFailure(error: unknown): string {
   const status = httpStatus(error);
-  return status ? `HTTP ${status}` : errorMessage(error).replace(/^(SSE|Streamable HTTP) error: /, "");
+  return status
+    ? `HTTP ${status}`
+    : cleanFetchMessage(errorMessage(error).replace(/^(SSE|Streamable HTTP) error: /, ""));
 }
 
 function explainHttpError(error: unknown, target: Extract<Target, { kind: "http" }>): unknown {
   if (error instanceof ServerError || error instanceof UsageError) return error;
   const url = target.url.href;
   const status = httpStatus(error);
-  const hasAuth = Object.keys(target.headers).some((h) => /^(authorization|x-api-key|api-key|cookie)$/i.test(h));
   if (status === 401) {
     return new ServerError(
-      hasAuth
+      hasAuth(target)
         ? `${url} answered HTTP 401 Unauthorized: it rejected the credentials given. Check that the token passed with --bearer (or MCP_CONTRACT_BEARER) or --header is valid and not expired.`
         : `${url} answered HTTP 401 Unauthorized: the server needs credentials. Pass a token with --bearer TOKEN (or the MCP_CONTRACT_BEARER environment variable), or another header with --header "Name: value".`,
       { cause: error },
@@ -234,7 +282,7 @@ function explainHttpError(error: unknown, target: Extract<Target, { kind: "http"
   }
   if (status === 403) {
     return new ServerError(
-      hasAuth
+      hasAuth(target)
         ? `${url} answered HTTP 403 Forbidden: the credentials were accepted but do not allow this. Use a token with the needed scopes or permissions.`
         : `${url} answered HTTP 403 Forbidden. If the server needs credentials, pass them with --bearer TOKEN or --header "Name: value".`,
       { cause: error },
@@ -252,7 +300,7 @@ function explainHttpError(error: unknown, target: Extract<Target, { kind: "http"
       { cause: error },
     );
   }
-  const text = errorMessage(error);
+  const text = cleanFetchMessage(errorMessage(error));
   const code = networkCode(error);
   if (code === "ECONNREFUSED" || code === "ConnectionRefused") {
     return new ServerError(
@@ -278,14 +326,6 @@ function explainHttpError(error: unknown, target: Extract<Target, { kind: "http"
 }
 
 function shortMessage(error: unknown): string {
-  const text = errorMessage(error).replace(/^(SSE|Streamable HTTP) error: /, "");
+  const text = cleanFetchMessage(errorMessage(error).replace(/^(SSE|Streamable HTTP) error: /, ""));
   return text.length > 300 ? `${text.slice(0, 300)}…` : text;
-}
-
-function networkCode(error: unknown): string | undefined {
-  for (let e: unknown = error, depth = 0; e && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
-    const code = (e as { code?: unknown }).code;
-    if (typeof code === "string") return code;
-  }
-  return undefined;
 }

@@ -4,15 +4,23 @@
  * that is not JSON-RPC, and shutdown of the whole process tree (npx spawns grandchildren).
  */
 import type { ChildProcess } from "node:child_process";
+import { readdirSync, readFileSync } from "node:fs";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import spawn from "cross-spawn";
 
 const STDERR_TAIL_LINES = 20;
-/** A single stdout line larger than this is not a sane MCP message. */
-const MAX_LINE_BYTES = 256 * 1024 * 1024;
+/** The default limit for one stdout line (one message): 64 MiB, raised with --max-response-size. */
+export const DEFAULT_MAX_LINE_BYTES = 64 * 1024 * 1024;
 /** How long the server gets to exit on its own after stdin closes, then after SIGTERM. */
 const GRACE_MS = 1500;
+/**
+ * After the server process exits, how long its pipes get to deliver its last words before
+ * the exit is reported. A child it started may hold them open for much longer.
+ */
+const EXIT_SETTLE_MS = 250;
+/** Answers to the server that it does not read pile up in memory; past this, it is not reading. */
+const MAX_STDIN_BACKLOG_BYTES = 16 * 1024 * 1024;
 
 export interface StdioTarget {
   command: string;
@@ -35,24 +43,39 @@ export class ChildProcessTransport implements Transport {
   exit: ProcessExit | undefined;
   /** Text on stdout that was not a JSON-RPC message (a protocol violation). */
   onNoise?: (line: string) => void;
+  /** A stdout line grew past the limit before its newline (reported once). */
+  onOversize?: (limitBytes: number, start: string) => void;
+  /** The server stopped reading its stdin while we had answers for it. */
+  onStdinBacklog?: (bytes: number) => void;
   onExit?: (exit: ProcessExit) => void;
+  /** Called for every chunk read from stdout, before it is parsed. */
+  onData?: () => void;
 
   private child: ChildProcess | undefined;
-  private stdoutBuffer = "";
+  /** The pieces of the stdout line still waiting for its newline, and their total size. */
+  private stdoutPieces: Buffer[] = [];
+  private stdoutPending = 0;
+  /** Skipping the rest of an oversized line, up to its newline. */
+  private discarding = false;
+  private oversized = false;
   private stderrLines: string[] = [];
   private stderrPartial = "";
   private closing: Promise<void> | undefined;
   private exited: Promise<void> | undefined;
+  private readonly maxLineBytes: number;
 
   constructor(
     private readonly target: StdioTarget,
     private readonly onStderr?: (text: string) => void,
-  ) {}
+    maxLineBytes = DEFAULT_MAX_LINE_BYTES,
+  ) {
+    this.maxLineBytes = maxLineBytes;
+  }
 
   /** The last lines the server wrote to stderr, for error messages. */
   stderrTail(): string[] {
     const lines = [...this.stderrLines];
-    if (this.stderrPartial.trim()) lines.push(this.stderrPartial);
+    if (this.stderrPartial.trim()) lines.push(clipLine(this.stderrPartial));
     return lines.slice(-STDERR_TAIL_LINES);
   }
 
@@ -75,12 +98,18 @@ export class ChildProcessTransport implements Transport {
         windowsHide: true,
       });
       this.child = child;
+      const pipesClosed = new Promise<void>((done) => child.on("close", () => done()));
       this.exited = new Promise((done) => {
-        child.on("close", (code, signal) => {
-          this.exit = { code, signal };
-          this.onExit?.(this.exit);
-          this.onclose?.();
-          done();
+        // The process itself, not its pipes: a child it started may keep stdout open long
+        // after it crashed. Its last stderr lines get a moment to arrive, then it is reported.
+        child.on("exit", (code, signal) => {
+          const settle = new Promise<void>((r) => setTimeout(r, EXIT_SETTLE_MS).unref?.());
+          void Promise.race([pipesClosed, settle]).then(() => {
+            this.exit = { code, signal };
+            this.onExit?.(this.exit);
+            this.onclose?.();
+            done();
+          });
         });
       });
       child.on("error", (error) => {
@@ -91,27 +120,55 @@ export class ChildProcessTransport implements Transport {
       child.stdin?.on("error", () => {
         // EPIPE after the server died; the exit handler reports it.
       });
-      child.stdout?.setEncoding("utf8");
-      child.stdout?.on("data", (chunk: string) => this.readStdout(chunk));
+      child.stdout?.on("data", (chunk: Buffer) => this.readStdout(chunk));
       child.stderr?.setEncoding("utf8");
       child.stderr?.on("data", (chunk: string) => this.readStderr(chunk));
     });
   }
 
-  private readStdout(chunk: string): void {
-    this.stdoutBuffer += chunk;
-    if (this.stdoutBuffer.length > MAX_LINE_BYTES) {
-      this.onNoise?.(`${this.stdoutBuffer.slice(0, 200)}… (over ${MAX_LINE_BYTES} bytes without a newline)`);
-      this.stdoutBuffer = "";
+  /**
+   * Split stdout into lines in linear time: only the new chunk is searched for a newline,
+   * and a line is joined once, when it is complete. A line over the limit is skipped.
+   */
+  private readStdout(chunk: Buffer): void {
+    this.onData?.();
+    let start = 0;
+    for (let newline = chunk.indexOf(10); newline !== -1; newline = chunk.indexOf(10, start)) {
+      const piece = chunk.subarray(start, newline);
+      start = newline + 1;
+      if (this.discarding) {
+        this.discarding = false;
+        continue;
+      }
+      if (!this.fits(piece)) continue;
+      let line = this.stdoutPending ? Buffer.concat([...this.stdoutPieces, piece]) : piece;
+      this.stdoutPieces = [];
+      this.stdoutPending = 0;
+      if (line[line.length - 1] === 13) line = line.subarray(0, -1);
+      const text = line.toString("utf8");
+      if (/\S/.test(text)) this.readLine(text);
+    }
+    const rest = chunk.subarray(start);
+    if (rest.length === 0 || this.discarding) return;
+    if (!this.fits(rest)) {
+      this.discarding = true; // until the newline that ends this line
       return;
     }
-    let newline = this.stdoutBuffer.indexOf("\n");
-    while (newline !== -1) {
-      const line = this.stdoutBuffer.slice(0, newline).replace(/\r$/, "");
-      this.stdoutBuffer = this.stdoutBuffer.slice(newline + 1);
-      if (line.trim()) this.readLine(line);
-      newline = this.stdoutBuffer.indexOf("\n");
-    }
+    this.stdoutPieces.push(rest);
+    this.stdoutPending += rest.length;
+  }
+
+  /** Whether the line being read stays within the limit with `piece`; reports it once if not. */
+  private fits(piece: Buffer): boolean {
+    if (this.stdoutPending + piece.length <= this.maxLineBytes) return true;
+    const start = Buffer.concat([...this.stdoutPieces, piece].slice(0, 2))
+      .subarray(0, 120)
+      .toString("utf8");
+    this.stdoutPieces = [];
+    this.stdoutPending = 0;
+    if (!this.oversized) this.onOversize?.(this.maxLineBytes, start);
+    this.oversized = true;
+    return false;
   }
 
   private readLine(line: string): void {
@@ -133,7 +190,9 @@ export class ChildProcessTransport implements Transport {
     this.onStderr?.(chunk);
     const parts = (this.stderrPartial + chunk).split("\n");
     this.stderrPartial = parts.pop() ?? "";
-    for (const line of parts) if (line.trim()) this.stderrLines.push(line.replace(/\r$/, ""));
+    for (const line of parts) {
+      if (line.trim()) this.stderrLines.push(clipLine(line.replace(/\r$/, "")));
+    }
     if (this.stderrLines.length > STDERR_TAIL_LINES * 4) {
       this.stderrLines = this.stderrLines.slice(-STDERR_TAIL_LINES);
     }
@@ -143,6 +202,10 @@ export class ChildProcessTransport implements Transport {
   async send(message: JSONRPCMessage): Promise<void> {
     const stdin = this.child?.stdin;
     if (!stdin || stdin.destroyed || this.exit) return;
+    if (stdin.writableLength > MAX_STDIN_BACKLOG_BYTES) {
+      this.onStdinBacklog?.(stdin.writableLength);
+      return;
+    }
     await new Promise<void>((resolve) => {
       stdin.write(`${JSON.stringify(message)}\n`, () => resolve());
     });
@@ -160,6 +223,9 @@ export class ChildProcessTransport implements Transport {
   private async shutdown(): Promise<void> {
     const child = this.child;
     if (!child || !this.exited) return;
+    // Nothing it writes matters any more; a flood must not keep us from shutting it down.
+    child.stdout?.removeAllListeners("data");
+    child.stdout?.destroy();
     child.stdin?.end();
     const waitExit = (ms: number) =>
       Promise.race([this.exited, new Promise<"timeout">((r) => setTimeout(r, ms, "timeout").unref?.())]);
@@ -168,10 +234,31 @@ export class ChildProcessTransport implements Transport {
       if ((await waitExit(GRACE_MS)) === "timeout") {
         this.signal("SIGKILL");
         await waitExit(GRACE_MS);
+        return;
       }
     }
-    // Reap anything the server left behind in its process group.
+    // Reap anything the server left behind in its process group: politely, then for sure.
+    if (!this.groupAlive()) return;
     this.signal("SIGTERM");
+    const deadline = Date.now() + GRACE_MS;
+    while (this.groupAlive() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    if (this.groupAlive()) this.signal("SIGKILL");
+  }
+
+  /** Whether any process is left in the server's process group (POSIX), zombies aside. */
+  private groupAlive(): boolean {
+    const pid = this.child?.pid;
+    if (pid === undefined || process.platform === "win32") return false;
+    // An orphan's zombie counts as a member until init reaps it, and in a container init
+    // may never do: on Linux, look for a live member instead.
+    const live = liveGroupMember(pid);
+    if (live !== undefined) return live;
+    try {
+      process.kill(-pid, 0);
+      return true;
+    } catch (error) {
+      return (error as NodeJS.ErrnoException).code === "EPERM";
+    }
   }
 
   /** Synchronous last resort for process exit paths (Ctrl-C): signal the tree now. */
@@ -189,4 +276,33 @@ export class ChildProcessTransport implements Transport {
       // Already gone.
     }
   }
+}
+
+/** A stderr line as it is quoted in a message: a server may write megabytes without a newline. */
+function clipLine(line: string): string {
+  return line.length > 500 ? `${line.slice(0, 500)}…` : line;
+}
+
+/** Linux: whether a process that is not a zombie has this process group id (undefined: cannot tell). */
+function liveGroupMember(pgid: number): boolean | undefined {
+  if (process.platform !== "linux") return undefined;
+  let entries: string[];
+  try {
+    entries = readdirSync("/proc");
+  } catch {
+    return undefined;
+  }
+  for (const entry of entries) {
+    if (entry.charCodeAt(0) < 48 || entry.charCodeAt(0) > 57) continue;
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/${entry}/stat`, "utf8");
+    } catch {
+      continue; // gone meanwhile
+    }
+    // pid (comm) state ppid pgrp ...; comm may hold spaces and parentheses.
+    const [state, , pgrp] = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    if (Number(pgrp) === pgid && state !== "Z" && state !== "X") return true;
+  }
+  return false;
 }

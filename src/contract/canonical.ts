@@ -37,6 +37,7 @@ function orderKeys(keys: string[], preferred: readonly string[]): string[] {
 /**
  * Recursively sort object keys. Arrays keep their order (it can carry meaning), except
  * `required` inside a JSON Schema, which is a set and which servers emit in varying order.
+ * Recursive: contracts are bounded by MAX_NESTING_DEPTH (validate.ts) before they get here.
  */
 function canonicalValue(value: Json, inSchema: boolean, preferred: readonly string[] = []): Json {
   if (Array.isArray(value)) {
@@ -91,7 +92,60 @@ export function canonicalContract(contract: Contract): Contract {
   return out as unknown as Contract;
 }
 
-/** The lockfile bytes: canonical, 2-space indented, one trailing newline. */
+/**
+ * Objects and arrays nested up to this many levels are written one member per line; deeper
+ * ones on one line, compact. Indenting every level makes the file grow with the square of
+ * its depth (a 330 KB answer nested 9,000 levels would become 811 MB); with this bound the
+ * size stays proportional to the content. Real lockfiles nest about 10–45 levels, so they
+ * are indented throughout, byte for byte as JSON.stringify(value, null, 2) writes them.
+ */
+export const INDENTED_LEVELS = 64;
+
+/** The nesting depth of a value (a scalar is 0, `{}` is 1), iteratively. */
+function nestingDepth(value: Json): number {
+  let deepest = 0;
+  const stack: [Json, number][] = [[value, 1]];
+  while (stack.length > 0) {
+    const [node, depth] = stack.pop() as [Json, number];
+    if (node === null || typeof node !== "object") continue;
+    if (depth > deepest) deepest = depth;
+    for (const child of Array.isArray(node) ? node : Object.values(node)) {
+      if (child !== null && typeof child === "object") stack.push([child, depth + 1]);
+    }
+  }
+  return deepest;
+}
+
+/** JSON.stringify(value, null, 2), except that containers below `INDENTED_LEVELS` go on one line. */
+function indentedJson(value: Json, level: number, out: string[]): void {
+  if (value === null || typeof value !== "object" || level >= INDENTED_LEVELS) {
+    out.push(JSON.stringify(value));
+    return;
+  }
+  // As JSON.stringify does: an undefined member is left out, an undefined element is null.
+  const entries: [string | undefined, Json][] = Array.isArray(value)
+    ? value.map((v) => [undefined, v === undefined ? null : v])
+    : Object.entries(value).filter(([, v]) => v !== undefined);
+  const [open, close] = Array.isArray(value) ? ["[", "]"] : ["{", "}"];
+  if (entries.length === 0) {
+    out.push(open + close);
+    return;
+  }
+  const inner = `\n${"  ".repeat(level + 1)}`;
+  out.push(open);
+  entries.forEach(([key, child], i) => {
+    out.push(i === 0 ? inner : `,${inner}`);
+    if (key !== undefined) out.push(`${JSON.stringify(key)}: `);
+    indentedJson(child, level + 1, out);
+  });
+  out.push(`\n${"  ".repeat(level)}${close}`);
+}
+
+/** The lockfile bytes: canonical, 2-space indented (to INDENTED_LEVELS), one trailing newline. */
 export function serializeContract(contract: Contract): string {
-  return `${JSON.stringify(canonicalContract(contract), null, 2)}\n`;
+  const canonical = canonicalContract(contract) as unknown as Json;
+  if (nestingDepth(canonical) <= INDENTED_LEVELS) return `${JSON.stringify(canonical, null, 2)}\n`;
+  const out: string[] = [];
+  indentedJson(canonical, 0, out);
+  return `${out.join("")}\n`;
 }

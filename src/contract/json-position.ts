@@ -25,52 +25,74 @@ export function locateJsonError(text: string): JsonSyntaxProblem {
     while (i < text.length) {
       const c = text[i] as string;
       if (c === '"') return void i++;
-      if (c === "\\") i++;
-      else if (c < " ") fail("control character inside a string");
+      if (c === "\\") {
+        i++;
+        const escaped = text[i];
+        if (escaped === "u") {
+          if (!/^[0-9A-Fa-f]{4}$/.test(text.slice(i + 1, i + 5)))
+            fail("bad \\u escape inside a string (four hex digits expected)");
+          i += 4;
+        } else if (escaped !== undefined && !'"\\/bfnrt'.includes(escaped)) {
+          fail(`bad escape ${JSON.stringify(`\\${escaped}`)} inside a string`);
+        }
+      } else if (c < " ") fail("control character inside a string");
       i++;
     }
     fail("unexpected end of file inside a string (the file looks truncated)");
   };
-  const value = (): void => {
+  const member = () => {
     ws();
-    const c = text[i];
-    if (c === "{") {
-      i++;
+    if (text[i] !== '"') expect("a property name in double quotes");
+    str();
+    ws();
+    if (text[i] !== ":") expect("':'");
+    i++;
+  };
+  /** Iterative, with the open containers on a stack: no nesting depth can exhaust the call stack. */
+  const value = (): void => {
+    const closers: string[] = [];
+    let wantValue = true;
+    for (;;) {
+      if (wantValue) {
+        ws();
+        const c = text[i];
+        if (c === "{" || c === "[") {
+          const close = c === "{" ? "}" : "]";
+          i++;
+          ws();
+          if (text[i] === close) {
+            i++;
+            wantValue = false;
+          } else {
+            closers.push(close);
+            if (close === "}") member();
+          }
+          continue;
+        }
+        if (c === '"') {
+          str();
+        } else {
+          const literal = /^(true|false|null|-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?)/.exec(text.slice(i, i + 64));
+          if (!literal) expect("a JSON value");
+          i += (literal as RegExpExecArray)[0].length;
+        }
+        wantValue = false;
+        continue;
+      }
+      const close = closers.at(-1);
+      if (close === undefined) return;
       ws();
-      if (text[i] === "}") return void i++;
-      for (;;) {
-        ws();
-        if (text[i] !== '"') expect("a property name in double quotes");
-        str();
-        ws();
-        if (text[i] !== ":") expect("':'");
+      if (text[i] === ",") {
         i++;
-        value();
-        ws();
-        if (text[i] === ",") i++;
-        else if (text[i] === "}") return void i++;
-        else expect("',' or '}'");
+        if (close === "}") member();
+        wantValue = true;
+      } else if (text[i] === close) {
+        i++;
+        closers.pop();
+      } else {
+        expect(close === "}" ? "',' or '}'" : "',' or ']'");
       }
     }
-    if (c === "[") {
-      i++;
-      ws();
-      if (text[i] === "]") return void i++;
-      for (;;) {
-        value();
-        ws();
-        if (text[i] === ",") i++;
-        else if (text[i] === "]") return void i++;
-        else expect("',' or ']'");
-      }
-    }
-    if (c === '"') {
-      str();
-      return;
-    }
-    const literal = /^(true|false|null|-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?)/.exec(text.slice(i, i + 64));
-    if (!literal) expect("a JSON value");
-    i += (literal as RegExpExecArray)[0].length;
   };
   try {
     value();

@@ -1,10 +1,13 @@
 /**
  * Reading a lockfile: parse, check its shape, and say exactly what is wrong and where.
- * Pure; the caller reads the file. Every problem is a UsageError (exit 2).
+ * Pure; the caller reads the file. Every problem is a UsageError (exit 2). Beyond the layout,
+ * a lockfile must pass the contract boundary (validate.ts): the fields the engine reads have
+ * their types, nothing is nested deeper than MAX_NESTING_DEPTH, every number is finite.
  */
 import { UsageError } from "../errors.ts";
 import { locateJsonError } from "./json-position.ts";
 import { CLIENT_CAPABILITIES, type Contract, isJsonObject, LOCKFILE_VERSION, SURFACE_LISTS } from "./model.ts";
+import { describeFound, describeProblem, findContractProblem } from "./validate.ts";
 
 const HINT = "Regenerate it with `mcp-contract snapshot`, or restore it from version control.";
 
@@ -30,7 +33,7 @@ export function parseContract(text: string, source: string): Contract {
     );
   }
   if (typeof version !== "number" || !Number.isInteger(version) || version < 1) {
-    throw problem("$.lockfileVersion", `expected a positive integer, found ${JSON.stringify(version)}`);
+    throw problem("$.lockfileVersion", `expected a positive integer, found ${describeFound(version)}`);
   }
   if (version > LOCKFILE_VERSION) {
     throw new UsageError(
@@ -50,19 +53,17 @@ export function parseContract(text: string, source: string): Contract {
     if (!CLIENT_CAPABILITIES.includes(cap as never)) {
       throw problem(
         `$.capture.clientCapabilities[${i}]`,
-        `expected one of ${CLIENT_CAPABILITIES.join(", ")}, found ${JSON.stringify(cap)}`,
+        `expected one of ${CLIENT_CAPABILITIES.join(", ")}, found ${describeFound(cap)}`,
       );
     }
   });
   for (const list of SURFACE_LISTS) {
-    const items = data[list.key];
-    if (!Array.isArray(items)) throw problem(`$.${list.key}`, "expected an array");
-    items.forEach((item, i) => {
-      if (!isJsonObject(item)) throw problem(`$.${list.key}[${i}]`, "expected an object");
-      if (typeof item[list.id] !== "string") {
-        throw problem(`$.${list.key}[${i}].${list.id}`, "expected a string");
-      }
-    });
+    if (!Array.isArray(data[list.key])) throw problem(`$.${list.key}`, "expected an array");
+  }
+  // Every item's fields, nesting depth and numbers: the same check a capture passes.
+  const found = findContractProblem(data as unknown as Contract);
+  if (found) {
+    throw new UsageError(`${source} is not a valid mcp-contract lockfile: ${describeProblem(found)}. ${HINT}`);
   }
   return data as unknown as Contract;
 }

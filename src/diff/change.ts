@@ -1,19 +1,21 @@
 /**
- * Turning findings into Changes: severity from the catalog, the target prefix on messages,
+ * Turning findings into Changes: severity from the rule registry, the target prefix on messages,
  * fingerprints, and one deterministic order. Plus the small JSON helpers the surface diffs
  * share. Pure.
  */
 import { stableStringify } from "../contract/canonical.ts";
 import { jsonEqual } from "../contract/json-equal.ts";
 import { isJsonObject, type Json, type JsonObject } from "../contract/model.ts";
-import { getRule } from "./catalog.ts";
+import { pointer, pointerToDotted } from "../contract/pointer.ts";
+import type { TargetKind } from "../contract/surface.ts";
+import { type DiffRuleId, diffRule } from "../rules/registry.ts";
 import { fnv1a64 } from "./fingerprint.ts";
-import type { Change, Direction, TargetKind } from "./model.ts";
+import type { Change, Direction } from "./model.ts";
 import { compareStrings, findRenames, type RenameCandidate } from "./rename.ts";
 
-/** A Change before the catalog and the fingerprint are applied. */
+/** A Change before the registry's severity and the fingerprint are applied. */
 export interface ChangeSpec {
-  rule: string;
+  rule: DiffRuleId;
   kind: TargetKind;
   name: string;
   direction?: Direction;
@@ -103,7 +105,7 @@ function countOf(keys: readonly string[]): Map<string, number> {
 }
 
 function toChange(spec: ChangeSpec, fingerprint: string): Change {
-  const rule = getRule(spec.rule);
+  const rule = diffRule(spec.rule);
   // Optional fields only when set, in a fixed key order, so JSON reports are byte-stable.
   return {
     rule: spec.rule,
@@ -148,30 +150,6 @@ export function sortedUnionKeys(a: JsonObject, b: JsonObject): string[] {
   return [...new Set([...Object.keys(a), ...Object.keys(b)])].sort(compareStrings);
 }
 
-function escapeSegment(segment: string | number): string {
-  return String(segment).replace(/~/g, "~0").replace(/\//g, "~1");
-}
-
-/** Appends segments to a JSON Pointer ("" is the root). */
-export function pointer(base: string, ...segments: (string | number)[]): string {
-  return base + segments.map((s) => `/${escapeSegment(s)}`).join("");
-}
-
-const IDENTIFIER = /^[A-Za-z_$][\w$-]*$/;
-
-/** "/inputSchema/properties/units" → "inputSchema.properties.units"; "/arguments/1" → "arguments[1]". */
-export function pointerToDotted(path: string): string {
-  if (path === "") return "";
-  let out = "";
-  for (const raw of path.slice(1).split("/")) {
-    const segment = raw.replace(/~1/g, "/").replace(/~0/g, "~");
-    if (/^\d+$/.test(segment)) out += `[${segment}]`;
-    else if (IDENTIFIER.test(segment)) out += out === "" ? segment : `.${segment}`;
-    else out += `[${JSON.stringify(segment)}]`;
-  }
-  return out;
-}
-
 const MAX_SHOWN = 60;
 
 /** A value for a one-line message: JSON, shortened; "absent" for a missing value. */
@@ -203,7 +181,7 @@ export function diffFields(
   newObject: JsonObject,
   base: string,
   skip: ReadonlySet<string>,
-  ruleFor: (key: string) => string,
+  ruleFor: (key: string) => DiffRuleId,
   label: (key: string, path: string) => string = (_key, path) => pointerToDotted(path),
 ): ChangeSpec[] {
   const specs: ChangeSpec[] = [];
@@ -248,8 +226,8 @@ export interface TouchedItem {
 export function diffById<T extends JsonObject>(options: {
   kind: TargetKind;
   id: string;
-  removedRule: string;
-  addedRule: string;
+  removedRule: DiffRuleId;
+  addedRule: DiffRuleId;
   before: readonly T[];
   after: readonly T[];
   renameCandidate: (id: string, item: T) => RenameCandidate;
@@ -281,7 +259,7 @@ export function diffById<T extends JsonObject>(options: {
   return specs;
 }
 
-export function removal(rule: string, kind: TargetKind, id: string, renamedTo: string | undefined): ChangeSpec {
+export function removal(rule: DiffRuleId, kind: TargetKind, id: string, renamedTo: string | undefined): ChangeSpec {
   return {
     rule,
     kind,
@@ -295,6 +273,6 @@ export function removal(rule: string, kind: TargetKind, id: string, renamedTo: s
 /** title and description are texts people and models read; everything else is metadata. */
 export const DESCRIPTIVE_KEYS: ReadonlySet<string> = new Set(["title", "description"]);
 
-export function textOrMetadata(metadataRule: string): (key: string) => string {
+export function textOrMetadata(metadataRule: DiffRuleId): (key: string) => DiffRuleId {
   return (key) => (DESCRIPTIVE_KEYS.has(key) ? "description-changed" : metadataRule);
 }

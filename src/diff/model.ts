@@ -3,19 +3,18 @@
  * Pure types; no I/O.
  */
 import type { Json } from "../contract/model.ts";
-import { findRule } from "./catalog.ts";
+import type { TargetKind } from "../contract/surface.ts";
 
-/** Ordered from most to least severe. */
-export const SEVERITIES = ["breaking", "minor", "patch"] as const;
-export type Severity = (typeof SEVERITIES)[number];
+export type { TargetKind } from "../contract/surface.ts";
+
+import { SEVERITIES, type Severity } from "../rules/model.ts";
+import { type DiffRuleId, diffRule } from "../rules/registry.ts";
 
 /**
  * input: what callers send (tool arguments, prompt arguments) — contravariant.
  * output: what callers receive (structured tool results, resources) — covariant.
  */
 export type Direction = "input" | "output";
-
-export type TargetKind = "tool" | "resource" | "resourceTemplate" | "prompt" | "server";
 
 export interface ChangeTarget {
   kind: TargetKind;
@@ -24,8 +23,8 @@ export interface ChangeTarget {
 }
 
 export interface Change {
-  /** Rule id from the catalog (src/diff/catalog.ts). */
-  rule: string;
+  /** Rule id from the registry (src/rules/diff-rules.ts). */
+  rule: DiffRuleId;
   severity: Severity;
   target: ChangeTarget;
   /** Which way values flow through the changed part, where that decides the verdict. */
@@ -54,7 +53,7 @@ export type SemverBump = "major" | "minor" | "patch" | "none";
  * description safe; the text change beside it carries the bump it needs.
  */
 export function bumpFor(changes: readonly Change[]): SemverBump {
-  const counted = changes.filter((c) => findRule(c.rule)?.group !== "security");
+  const counted = changes.filter((c) => diffRule(c.rule).group !== "security");
   if (counted.some((c) => c.severity === "breaking")) return "major";
   if (counted.some((c) => c.severity === "minor")) return "minor";
   if (counted.some((c) => c.severity === "patch")) return "patch";

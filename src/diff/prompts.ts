@@ -2,9 +2,11 @@
  * Prompts, matched by name; their arguments, matched by name. Arguments are what callers
  * send, so argument changes carry direction "input". Pure.
  */
+
 import { stableStringify } from "../contract/canonical.ts";
 import { isJsonObject, type JsonObject, type Prompt } from "../contract/model.ts";
-import { type ChangeSpec, diffById, diffFields, pointer, type TouchedItem, textOrMetadata } from "./change.ts";
+import { pointer } from "../contract/pointer.ts";
+import { type ChangeSpec, diffById, diffFields, type TouchedItem, textOrMetadata } from "./change.ts";
 import type { RenameCandidate } from "./rename.ts";
 
 export function diffPrompts(

@@ -1,32 +1,8 @@
-/**
- * Rename hints: for items that disappeared, the added item they most likely became.
- * A hint only; the removal stays a removal. Pure.
- */
-
 export const RENAME_SIMILARITY = 0.75;
 
 /** Lowercase, and treat "-", "_" and "." as the same character. */
 export function normalizeName(name: string): string {
   return name.toLowerCase().replace(/[-_.]/g, "_");
-}
-
-/** Edit distance over UTF-16 code units (two-row dynamic programme). */
-export function levenshtein(a: string, b: string): number {
-  if (a === b) return 0;
-  if (a.length === 0) return b.length;
-  if (b.length === 0) return a.length;
-  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
-  let current = new Array<number>(b.length + 1).fill(0);
-  for (let i = 1; i <= a.length; i++) {
-    current[0] = i;
-    const ca = a.charCodeAt(i - 1);
-    for (let j = 1; j <= b.length; j++) {
-      const cost = ca === b.charCodeAt(j - 1) ? 0 : 1;
-      current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + cost);
-    }
-    [previous, current] = [current, previous];
-  }
-  return previous[b.length]!;
 }
 
 /** 1 - distance / longer length, on normalized names; 1 means equal. */

@@ -3,6 +3,7 @@
  * the uriTemplate itself changed). Pure.
  */
 import type { JsonObject, Resource, ResourceTemplate } from "../contract/model.ts";
+import type { DiffRuleId } from "../rules/registry.ts";
 import {
   asObject,
   type ChangeSpec,
@@ -40,8 +41,8 @@ export function diffResources(
   });
 }
 
-const RESOURCE_RULES = { mimeType: "resource-mime-type-changed", metadata: "resource-metadata-changed" };
-const TEMPLATE_RULES = { mimeType: "template-mime-type-changed", metadata: "template-metadata-changed" };
+const RESOURCE_RULES = { mimeType: "resource-mime-type-changed", metadata: "resource-metadata-changed" } as const;
+const TEMPLATE_RULES = { mimeType: "template-mime-type-changed", metadata: "template-metadata-changed" } as const;
 
 /** A resource or template that keeps its name under a new address was most likely moved. */
 function renameCandidate(id: string, item: JsonObject): RenameCandidate {
@@ -59,7 +60,7 @@ function diffItemFields(
   oldItem: JsonObject,
   newItem: JsonObject,
   identity: string,
-  rules: { mimeType: string; metadata: string },
+  rules: { mimeType: DiffRuleId; metadata: DiffRuleId },
 ): ChangeSpec[] {
   const skip = new Set([identity, "annotations"]);
   // A mimeType declared where there was none tells clients more and breaks nothing.

@@ -2,16 +2,10 @@
  * The server itself: capabilities, protocol version, instructions, serverInfo. Target kind
  * "server", name "", paths are JSON Pointers into the lockfile (/capabilities/…, /server/…). Pure.
  */
+
 import type { Contract, Json } from "../contract/model.ts";
-import {
-  asObject,
-  type ChangeSpec,
-  describeFieldChange,
-  diffFields,
-  pointer,
-  pointerToDotted,
-  sortedUnionKeys,
-} from "./change.ts";
+import { pointer, pointerToDotted } from "../contract/pointer.ts";
+import { asObject, type ChangeSpec, describeFieldChange, diffFields, sortedUnionKeys } from "./change.ts";
 
 export function diffServer(oldC: Contract, newC: Contract): ChangeSpec[] {
   const specs: ChangeSpec[] = [];

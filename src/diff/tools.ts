@@ -2,17 +2,18 @@
  * Tools, matched by name: schemas (through the schema engine, with direction), behaviour
  * hints judged by their effective values, task support, texts and metadata. Pure.
  */
+
 import { stableStringify } from "../contract/canonical.ts";
 import type { Json, JsonObject, Tool } from "../contract/model.ts";
-import { compareSchemas, type SchemaChange } from "../schema/compare.ts";
+import { pointer, pointerToDotted } from "../contract/pointer.ts";
+import type { DiffRuleId } from "../rules/registry.ts";
+import { compareSchemas, type SchemaChange } from "../schema/compare/index.ts";
 import {
   asObject,
   type ChangeSpec,
   diffById,
   diffFields,
   jsonEqual,
-  pointer,
-  pointerToDotted,
   show,
   type TouchedItem,
   textOrMetadata,
@@ -243,8 +244,8 @@ interface HintRule {
   /** The raw hints the effective value depends on. */
   inputs: readonly string[];
   effective: (a: JsonObject) => boolean;
-  becameTrue: [rule: string, text: string];
-  becameFalse: [rule: string, text: string];
+  becameTrue: [rule: DiffRuleId, text: string];
+  becameFalse: [rule: DiffRuleId, text: string];
 }
 
 const readOnly = (a: JsonObject) => hint(a, "readOnlyHint");
@@ -312,7 +313,7 @@ function diffHints(name: string, oldAnnotations: JsonObject, newAnnotations: Jso
  * their own hints did not change: say so once, in the read-only finding's note, instead of
  * three findings for one edit.
  */
-const CONSEQUENCE: Record<string, string> = {
+const CONSEQUENCE: Partial<Record<DiffRuleId, string>> = {
   "tool-now-destructive": "may now perform destructive updates",
   "tool-no-longer-destructive": "no longer performs destructive updates",
   "tool-now-idempotent": "is now idempotent",

@@ -15,16 +15,19 @@
  * went (which can change a tool-shadowing finding on it): the text did not drift, and `lint`
  * still reports such findings. Pure; no I/O.
  */
+
 import { stableStringify } from "../contract/canonical.ts";
 import { type Contract, isJsonObject, type Json, type JsonObject, type Tool } from "../contract/model.ts";
-import { type ChangeSpec, firstById, jsonEqual, pointer, pointerToDotted, type TouchedItem } from "../diff/change.ts";
-import type { TargetKind } from "../diff/model.ts";
-import { DEFAULT_LINT_OPTIONS, type Finding } from "./model.ts";
-import { SECURITY_RULES, surfaceTexts } from "./rules-security.ts";
+import { pointer, pointerToDotted } from "../contract/pointer.ts";
+import type { TargetKind } from "../contract/surface.ts";
+import { type ChangeSpec, firstById, jsonEqual, type TouchedItem } from "../diff/change.ts";
+import { type DiffRuleId, LINT_RULES, type LintRuleId } from "../rules/registry.ts";
+import type { Finding } from "./model.ts";
+import { SECURITY_CHECKS, surfaceTexts } from "./rules-security.ts";
 import { textDiff } from "./text-diff.ts";
 
-/** The diff rule (src/diff/catalog.ts) the lens reports under. */
-export const DRIFT_RULE = "security-finding-introduced";
+/** The diff rule the lens reports under. */
+export const DRIFT_RULE: DiffRuleId = "security-finding-introduced";
 
 type ItemKind = TouchedItem["kind"];
 
@@ -83,7 +86,7 @@ export function securityDrift(before: Contract, after: Contract, touched?: reado
   return specs;
 }
 
-const URL_RULE = "embedded-url";
+const URL_RULE = "embedded-url" satisfies LintRuleId;
 
 /** Where a URL or address points: the host of a URL (lowercased), an IP address as written; none for data: URIs. */
 export function hostOf(url: string): string | undefined {
@@ -94,9 +97,8 @@ export function hostOf(url: string): string | undefined {
 
 /** Every host the surface's texts already point at (embedded-url's evidence over the whole surface). */
 function hostsOf(contract: Contract): Set<string> {
-  const rule = SECURITY_RULES.find((r) => r.id === URL_RULE);
   const hosts = new Set<string>();
-  for (const finding of rule?.check(contract, DEFAULT_LINT_OPTIONS) ?? []) {
+  for (const finding of SECURITY_CHECKS[URL_RULE](contract)) {
     for (const url of Array.isArray(finding.evidence) ? finding.evidence : []) {
       const host = typeof url === "string" ? hostOf(url) : undefined;
       if (host) hosts.add(host);
@@ -332,10 +334,12 @@ function lintSub(
   );
   const linted: Contract = { ...sub, tools: [...sub.tools, ...stubs] };
   const findings: Finding[] = [];
-  for (const rule of SECURITY_RULES) {
-    for (const f of rule.check(linted, DEFAULT_LINT_OPTIONS)) {
+  for (const rule of LINT_RULES) {
+    if (rule.group !== "security") continue;
+    const id = rule.id as keyof typeof SECURITY_CHECKS;
+    for (const f of SECURITY_CHECKS[id](linted)) {
       if (f.target.kind !== kind || (own !== undefined && f.target.name !== own) || !covers(f.path)) continue;
-      findings.push({ ...f, rule: rule.id, level: rule.level });
+      findings.push({ ...f, rule: id, level: rule.level });
     }
   }
   return { findings, texts };

@@ -1,9 +1,10 @@
 /**
- * Run the lint catalog over a contract. Pure; deterministic order (rule catalog order, then
- * target, then path).
+ * Run every lint rule's check over a contract. Pure; deterministic order (registry order,
+ * then target, then path).
  */
 import type { Contract } from "../contract/model.ts";
-import { LINT_RULES } from "./catalog.ts";
+import { LINT_RULES, type LintRuleId } from "../rules/registry.ts";
+import { LINT_CHECKS } from "./catalog.ts";
 import { DEFAULT_LINT_OPTIONS, type Finding, type LintOptions } from "./model.ts";
 
 export function lintContract(
@@ -14,7 +15,8 @@ export function lintContract(
   const findings: Finding[] = [];
   for (const rule of LINT_RULES) {
     if (disabled.has(rule.id)) continue;
-    const found = rule.check(contract, options).map((f) => ({ ...f, rule: rule.id, level: rule.level }));
+    const id = rule.id as LintRuleId;
+    const found = LINT_CHECKS[id](contract, options).map((f) => ({ ...f, rule: id, level: rule.level }));
     found.sort(
       (a, b) =>
         a.target.kind.localeCompare(b.target.kind) ||

@@ -1,19 +1,18 @@
 /**
  * Lint: quality and security findings on one surface (a Contract). Pure types; no I/O.
- * Each rule module exports LintRule objects; src/lint/catalog.ts gathers them into the one
- * lint catalog that `mcp-contract rules` and docs/rules.md list.
+ * Each rule's metadata (id, level, summary, rationale) is in src/rules/lint-rules.ts; each
+ * rules-*.ts module here exports the checks of one group, keyed by rule id, and
+ * src/lint/catalog.ts gathers them.
  */
+
 import type { Contract, Json } from "../contract/model.ts";
-import type { TargetKind } from "../diff/model.ts";
-
-export const LINT_LEVELS = ["error", "warning", "info"] as const;
-export type LintLevel = (typeof LINT_LEVELS)[number];
-
-export type LintGroup = "protocol" | "quality" | "security";
+import type { TargetKind } from "../contract/surface.ts";
+import type { LintLevel } from "../rules/model.ts";
+import type { LintRuleId } from "../rules/registry.ts";
 
 export interface Finding {
   /** Lint rule id, e.g. "tool-name-invalid". */
-  rule: string;
+  rule: LintRuleId;
   level: LintLevel;
   target: { kind: TargetKind; name: string };
   /** JSON Pointer inside the item ("" for the item itself), as in a diff Change. */
@@ -31,13 +30,5 @@ export interface LintOptions {
 
 export const DEFAULT_LINT_OPTIONS: LintOptions = { tokenBudget: 10_000 };
 
-export interface LintRule {
-  id: string;
-  group: LintGroup;
-  level: LintLevel;
-  summary: string;
-  rationale: string;
-  example: string;
-  /** Findings for the whole contract; `level` and `rule` are filled in by the caller. */
-  check: (contract: Contract, options: LintOptions) => Omit<Finding, "rule" | "level">[];
-}
+/** One rule's check: its findings on the whole contract; `rule` and `level` are filled in by lintContract. */
+export type LintCheck = (contract: Contract, options: LintOptions) => Omit<Finding, "rule" | "level">[];

@@ -3,14 +3,15 @@
  * descriptions, consistent names, honest annotations, the size of the tool list. None of
  * these break a client; they are warnings and infos. Pure.
  */
+
 import { jsonEqual } from "../contract/json-equal.ts";
 import { type Contract, isJsonObject, type Json, type JsonObject, type Tool } from "../contract/model.ts";
-import { pointer } from "../diff/change.ts";
-import type { LintRule } from "./model.ts";
-import { type Found, found, resolvePointer, show, toolSchemas, walkSchema } from "./rules-protocol.ts";
-
-export const MIN_DESCRIPTION = 20;
-export const MAX_DESCRIPTION = 1024;
+import { pointer } from "../contract/pointer.ts";
+import { MAX_DESCRIPTION, MIN_DESCRIPTION } from "../rules/lint-rules.ts";
+import type { LintRuleId } from "../rules/registry.ts";
+import { thousands } from "../util/text.ts";
+import { type Found, found, resolvePointer, show, toolSchemas, walkSchema } from "./found.ts";
+import type { LintCheck } from "./model.ts";
 
 function text(value: Json | undefined): string | undefined {
   return typeof value === "string" ? value : undefined;
@@ -105,7 +106,7 @@ function checkToolDescriptionLong(contract: Contract): Found[] {
         "tool",
         tool.name,
         "/description",
-        `tool ${show(tool.name)}: description is ${length(description)} characters (over ${MAX_DESCRIPTION.toLocaleString("en-US")})`,
+        `tool ${show(tool.name)}: description is ${length(description)} characters (over ${thousands(MAX_DESCRIPTION)})`,
         length(description),
       ),
     );
@@ -313,7 +314,7 @@ export function estimateTokens(value: Json): number {
   return Math.ceil(JSON.stringify(value).length / 4);
 }
 
-const n = (value: number) => value.toLocaleString("en-US");
+const n = thousands;
 
 /**
  * The estimated size of the whole tool list in a model's context: ceil(characters of the
@@ -345,97 +346,16 @@ function checkTokenBudget(contract: Contract, options: { tokenBudget: number }):
   ];
 }
 
-// ── the rules ──────────────────────────────────────────────────────────────────────────
+// ── each rule's check, by its id in src/rules/lint-rules.ts ─────────────────────────
 
-export const QUALITY_RULES: LintRule[] = [
-  {
-    id: "tool-description-missing",
-    group: "quality",
-    level: "warning",
-    summary: "a tool has no description",
-    rationale:
-      "The model chooses tools from their names and descriptions; without a description it guesses from the name alone, picks the tool for the wrong task or never picks it.",
-    example: '{"name": "sync", "inputSchema": {...}} without "description"',
-    check: checkToolDescriptionMissing,
-  },
-  {
-    id: "tool-description-too-short",
-    group: "quality",
-    level: "info",
-    summary: `a tool description is under ${MIN_DESCRIPTION} characters and says nothing the name does not`,
-    rationale:
-      'A description of one word, or of only the name\'s own words ("Runs query" for run_query), does not say when to use the tool, what it returns or what it changes. A short description that adds something ("Close the page" for browser_close) passes. An info, not a warning: a self-explanatory tool with a good title and schema can be fine as it is.',
-    example: '"name": "run_query", "description": "Runs a query"',
-    check: checkToolDescriptionShort,
-  },
-  {
-    id: "description-too-long",
-    group: "quality",
-    level: "warning",
-    summary: `a tool description is over ${n(MAX_DESCRIPTION)} characters`,
-    rationale:
-      "Every description is sent to the model with every request. Long ones crowd the context window, and some clients truncate long descriptions, dropping whatever the end said; instructions hidden deep in long text are also where tool poisoning lives.",
-    example: "a 3,000-character description with usage examples pasted in",
-    check: checkToolDescriptionLong,
-  },
-  {
-    id: "parameter-description-missing",
-    group: "quality",
-    level: "info",
-    summary: "top-level tool parameters have no description",
-    rationale:
-      "The model fills arguments from the parameter name and its description; without one it guesses formats, units and meaning (is `path` absolute? is `limit` in items or bytes?). One finding per tool lists the bare parameters; a description reached through a local $ref counts.",
-    example: '"properties": {"path": {"type": "string"}}',
-    check: checkParameterDescriptions,
-  },
-  {
-    id: "prompt-description-missing",
-    group: "quality",
-    level: "info",
-    summary: "a prompt has no description",
-    rationale:
-      "Clients show prompts to people (slash commands, menus) by name and description; without one the user cannot tell what the prompt does before running it.",
-    example: '{"name": "review", "arguments": [...]} without "description"',
-    check: checkPromptDescriptions,
-  },
-  {
-    id: "naming-style-inconsistent",
-    group: "quality",
-    level: "info",
-    summary: "tool names mix naming styles",
-    rationale:
-      "Names in one style (snake_case, kebab-case, camelCase, PascalCase, dot.case) read as one API; a mix suggests tools bolted on from elsewhere and makes the model's guesses at names less reliable. Single lowercase words fit every style and are not counted. One finding names the majority style and the outliers.",
-    example: "get_forecast, set_alert, listStations",
-    check: checkNamingStyle,
-  },
-  {
-    id: "mutation-without-hints",
-    group: "quality",
-    level: "warning",
-    summary: "a tool whose name suggests it changes state declares neither readOnlyHint nor destructiveHint",
-    rationale:
-      "Clients decide whether to ask the user before a call from the annotations. Without readOnlyHint or destructiveHint, the specification's defaults (not read-only, destructive) apply, which is safe but tells a reviewer nothing; a tool named delete_*, update_*, send_* and so on should say explicitly what it does. Names are split into words in any style (deleteFile, delete-file, delete_file).",
-    example: '{"name": "delete_file"} without annotations',
-    check: checkMutationHints,
-  },
-  {
-    id: "enum-duplicate-values",
-    group: "quality",
-    level: "warning",
-    summary: "an enum lists the same value twice",
-    rationale:
-      "JSON Schema says enum values SHOULD be unique. A duplicate is harmless to validation but usually a copy-paste slip hiding a missing value, and it costs tokens.",
-    example: '"enum": ["metric", "imperial", "metric"]',
-    check: checkEnumDuplicates,
-  },
-  {
-    id: "tool-list-too-large",
-    group: "quality",
-    level: "warning",
-    summary: "the estimated size of tools/list is over the token budget",
-    rationale:
-      "A tool list over the configured token budget (default 10,000 tokens; estimated as ceil(characters / 4)) crowds out the conversation, raises cost and latency, and degrades tool choice. Split the server, trim descriptions, or drop rarely used tools; the message names the largest tools.",
-    example: "tools/list is about 14,200 tokens, over the budget of 10,000",
-    check: checkTokenBudget,
-  },
-];
+export const QUALITY_CHECKS = {
+  "tool-description-missing": checkToolDescriptionMissing,
+  "tool-description-too-short": checkToolDescriptionShort,
+  "description-too-long": checkToolDescriptionLong,
+  "parameter-description-missing": checkParameterDescriptions,
+  "prompt-description-missing": checkPromptDescriptions,
+  "naming-style-inconsistent": checkNamingStyle,
+  "mutation-without-hints": checkMutationHints,
+  "enum-duplicate-values": checkEnumDuplicates,
+  "tool-list-too-large": checkTokenBudget,
+} satisfies Partial<Record<LintRuleId, LintCheck>>;

@@ -7,8 +7,10 @@
 import type { Change, ChangeTarget } from "../diff/model.ts";
 import type { Finding } from "../lint/model.ts";
 import type { Exemption } from "../report/model.ts";
+import type { RuleCatalog } from "../rules/model.ts";
+import { catalogOf } from "../rules/registry.ts";
 import { compileGlob } from "./glob.ts";
-import { type Catalog, catalogOf, type IgnoreEntry, type Policy, type RuleLevel, type RuleOverride } from "./policy.ts";
+import type { IgnoreEntry, Policy, RuleLevel, RuleOverride } from "./policy.ts";
 
 /** Today as YYYY-MM-DD in UTC: the date ignores expire against. */
 export function todayUtc(now: Date = new Date()): string {
@@ -95,7 +97,7 @@ export function applyIgnores<T extends Ignorable>(
   changes: readonly T[],
   policy: Policy,
   today: string,
-  catalog: Catalog = "diff",
+  catalog: RuleCatalog = "diff",
 ): IgnoreOutcome<T & { exempt?: Exemption }> {
   const notices: string[] = [];
   const active: { entry: IgnoreEntry; matches: (c: Ignorable) => boolean; used: boolean }[] = [];

@@ -14,15 +14,16 @@
  *   "failOn": "breaking"
  * }
  */
+
 import { locateJsonError } from "../contract/json-position.ts";
 import { isJsonObject, type JsonObject } from "../contract/model.ts";
-import { findRule, RULES } from "../diff/catalog.ts";
-import type { Direction, Severity, TargetKind } from "../diff/model.ts";
-import { levenshtein } from "../diff/rename.ts";
+import type { TargetKind } from "../contract/surface.ts";
+import type { Direction } from "../diff/model.ts";
 import { UsageError } from "../errors.ts";
-import { findLintRule, LINT_RULES } from "../lint/catalog.ts";
-import { LINT_LEVELS, type LintLevel } from "../lint/model.ts";
 import { FAIL_ON, type FailOn } from "../report/model.ts";
+import { LINT_LEVELS, type LintLevel, type Severity } from "../rules/model.ts";
+import { catalogOf, suggestRuleIds } from "../rules/registry.ts";
+import { levenshtein, suggest } from "../util/text.ts";
 
 export const POLICY_FILE = "mcp-contract.config.json";
 export const POLICY_VERSION = 1;
@@ -36,13 +37,6 @@ export type RuleOverride = { all: RuleLevel } | Partial<Record<Direction, RuleLe
 /** A lint rule's override (`mcp-contract lint`): another level, or "off". */
 export type LintRuleLevel = LintLevel | "off";
 export const LINT_RULE_LEVELS: readonly LintRuleLevel[] = [...LINT_LEVELS, "off"];
-
-/** Which catalog a rule id belongs to: diff rules judge check and diff, lint rules judge lint. */
-export type Catalog = "diff" | "lint";
-
-export function catalogOf(ruleId: string): Catalog | undefined {
-  return findRule(ruleId) ? "diff" : findLintRule(ruleId) ? "lint" : undefined;
-}
 
 export interface TargetSelector {
   /** Absent: any kind. */
@@ -97,16 +91,6 @@ const KIND_PREFIXES: Record<string, TargetKind> = {
 /** A JSON path segment: .key for identifiers, ["key"] otherwise. */
 export function pathKey(parent: string, key: string): string {
   return /^[A-Za-z_$][\w$]*$/.test(key) ? `${parent}.${key}` : `${parent}[${JSON.stringify(key)}]`;
-}
-
-/** The closest candidates to a mistyped word, best first (empty when none is close). */
-export function suggest(word: string, candidates: readonly string[], max = 3): string[] {
-  return candidates
-    .map((c) => ({ c, d: levenshtein(c.toLowerCase(), word.toLowerCase()) }))
-    .filter(({ c, d }) => d <= Math.max(2, Math.floor(word.length / 3)) || (word.length >= 4 && c.includes(word)))
-    .sort((a, b) => a.d - b.d || a.c.localeCompare(b.c))
-    .slice(0, max)
-    .map(({ c }) => c);
 }
 
 function didYouMean(word: string, candidates: readonly string[]): string {
@@ -186,7 +170,7 @@ export function parsePolicy(text: string, source: string): Policy {
   };
   const checkRuleId = (id: string, path: string) => {
     if (!catalogOf(id)) {
-      const close = suggest(id, [...RULES.map((r) => r.id), ...LINT_RULES.map((r) => r.id)]);
+      const close = suggestRuleIds(id);
       throw problem(
         path,
         `unknown rule id ${JSON.stringify(id)}.${close.length ? ` Did you mean ${close.map((c) => JSON.stringify(c)).join(" or ")}?` : ""} Run \`mcp-contract rules\` for the list`,

@@ -4,6 +4,7 @@
  * Neither hides a change. Pure: the caller decides where break-glass came from.
  */
 import type { Report } from "../report/model.ts";
+import { plural } from "../util/text.ts";
 import { checkSemver } from "./semver.ts";
 
 export interface BreakGlass {
@@ -22,10 +23,6 @@ export interface Verdict {
   exitCode: 0 | 1;
   /** A line for stderr when break-glass let a failing run pass. */
   warning?: string;
-}
-
-function plural(n: number, word: string): string {
-  return `${n} ${word}${n === 1 ? "" : "s"}`;
 }
 
 export function finishVerdict(report: Report, options: VerdictOptions): Verdict {

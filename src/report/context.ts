@@ -1,7 +1,9 @@
 /**
- * What some formatters need beside the Report: the lockfiles' text, to point at the line of
- * a change (sarif, github), and the two surfaces, to list every item checked (junit).
- * Everything is optional: a formatter renders what it can without it. Pure types.
+ * What some formatters need beside the report, for every report kind: the lockfiles' text,
+ * to point at the line of a change or finding (sarif, github), and the surfaces, to list
+ * every item checked or linted (junit). Check and diff have two sides; lint has one, the
+ * linted surface, which is its current side. Everything is optional: a formatter renders
+ * what it can without it. Pure types.
  */
 import type { Contract } from "../contract/model.ts";
 
@@ -17,13 +19,16 @@ export interface ReportFile {
 }
 
 export interface ReportContext {
-  /** The baseline lockfile (the committed file). */
+  /** The baseline lockfile (the committed file); lint has none. */
   baseline?: ReportFile;
-  /** The current side, when it is a lockfile (`diff`, `check --against`); absent for a live server. */
+  /**
+   * The current side, when it is a lockfile (`diff`, `check --against`), or the linted
+   * lockfile (`lint --from FILE`); absent for a live server.
+   */
   current?: ReportFile;
   /** The baseline surface; parsed from `baseline.text` when absent. */
   baselineContract?: Contract;
-  /** The current surface (the live capture, or the second lockfile); parsed from `current.text` when absent. */
+  /** The current surface (the live capture, the second lockfile, the linted surface); parsed from `current.text` when absent. */
   currentContract?: Contract;
   /** The directory report paths are relative to (default: the process's working directory). */
   cwd?: string;

@@ -1,17 +1,27 @@
 /**
- * GitHub Actions workflow commands: one annotation per change, placed on the lockfile line of
- * the affected item (`::error file=mcp.contract.json,line=12,col=5,title=rule::message`), then
- * the notices and a summary line. Pure.
+ * GitHub Actions workflow commands, for every kind: one annotation per change or finding,
+ * placed on the lockfile line of the affected item when there is a lockfile
+ * (`::error file=mcp.contract.json,line=12,col=5,title=rule::message`), then the notices and a
+ * summary line. Pure.
  *
- * Changes that count toward the verdict are errors; other breaking and minor changes are
- * warnings, patch changes notices. Exempt changes never count: they say why in the message.
- * Escaping follows @actions/core: `%`, CR and LF in the message; also `:` and `,` in
- * properties.
+ * Items that count toward the verdict are errors; other items are warnings, except the least
+ * severe grade (patch changes, info findings), which are notices. Exempt items never count:
+ * they say why in the message. Escaping follows @actions/core: `%`, CR and LF in the message;
+ * also `:` and `,` in properties.
  */
 import type { ReportContext } from "./context.ts";
 import { ChangeLocator } from "./locate.ts";
-import type { Report, ReportChange } from "./model.ts";
-import { bumpLine, countsAsFailing, countsLine, exemptionLabel, verdictLine, witnessMeaning } from "./shared.ts";
+import { type AnyReport, gradeOf, gradeRank, isChange, isCounted, itemsOf, type ReportItem } from "./model.ts";
+import {
+  bumpLine,
+  countsLine,
+  exemptionLabel,
+  itemMessage,
+  renameHint,
+  toolListLine,
+  verdictLine,
+  witnessMeaning,
+} from "./shared.ts";
 
 export function escapeData(text: string): string {
   return text.replace(/%/g, "%25").replace(/\r/g, "%0D").replace(/\n/g, "%0A");
@@ -33,48 +43,44 @@ export function workflowCommand(
   return `::${command}${props ? ` ${props}` : ""}::${escapeData(message)}`;
 }
 
-function commandFor(change: ReportChange, report: Report): "error" | "warning" | "notice" {
-  if (countsAsFailing(change, report.failOn)) return "error";
-  return change.severity === "patch" ? "notice" : "warning";
+function commandFor(item: ReportItem, report: AnyReport): "error" | "warning" | "notice" {
+  if (isCounted(item, report.failOn)) return "error";
+  return gradeRank(gradeOf(item)) === 2 ? "notice" : "warning";
 }
 
-function message(change: ReportChange): string {
-  const lines = [`${change.severity}: ${change.message}`];
-  if (change.renamedTo) {
-    lines.push(
-      `hint: possibly renamed to ${JSON.stringify(change.renamedTo)} (the removal still breaks callers of the old name)`,
-    );
+function message(item: ReportItem): string {
+  const lines = [`${gradeOf(item)}: ${itemMessage(item)}`];
+  if (isChange(item)) {
+    if (item.renamedTo) lines.push(`hint: ${renameHint(JSON.stringify(item.renamedTo))}`);
+    if (item.witness !== undefined) lines.push(`witness (${witnessMeaning(item)}): ${JSON.stringify(item.witness)}`);
+    if (item.note) lines.push(`note: ${item.note}`);
   }
-  if (change.witness !== undefined)
-    lines.push(`witness (${witnessMeaning(change)}): ${JSON.stringify(change.witness)}`);
-  if (change.note) lines.push(`note: ${change.note}`);
-  if (change.exempt) lines.push(`does not count: ${exemptionLabel(change.exempt)}`);
+  if (item.exempt) lines.push(`does not count: ${exemptionLabel(item.exempt)}`);
   return lines.join("\n");
 }
 
-export function renderGithub(report: Report, context: ReportContext = {}): string {
-  const locator = new ChangeLocator(context);
-  const out: string[] = [];
-  for (const change of report.changes) {
-    const found = locator.locate(change);
-    out.push(
-      workflowCommand(
-        commandFor(change, report),
-        {
-          file: found?.file,
-          line: found?.line,
-          col: found?.column,
-          title: change.rule,
-        },
-        message(change),
-      ),
-    );
+function summaryLine(report: AnyReport): string {
+  const command = `mcp-contract ${report.command}`;
+  if (report.command !== "lint") {
+    return report.changes.length === 0
+      ? `${command}: no changes`
+      : `${command}: ${verdictLine(report)} · ${countsLine(report)} · ${bumpLine(report)}`;
   }
+  const body =
+    report.findings.length === 0
+      ? `no findings${report.result === "fail" ? ` · ${verdictLine(report)}` : ""}`
+      : `${verdictLine(report)} · ${countsLine(report)}`;
+  return `${command}: ${body} · ${toolListLine(report.toolList)}`;
+}
+
+export function renderGithub(report: AnyReport, context: ReportContext = {}): string {
+  const locator = new ChangeLocator(context);
+  const out = itemsOf(report).map((item) => {
+    const found = locator.locate(item);
+    const properties = { file: found?.file, line: found?.line, col: found?.column, title: item.rule };
+    return workflowCommand(commandFor(item, report), properties, message(item));
+  });
   for (const notice of report.notices) out.push(workflowCommand("warning", { title: "mcp-contract" }, notice));
-  const summary =
-    report.changes.length === 0
-      ? `mcp-contract ${report.command}: no changes`
-      : `mcp-contract ${report.command}: ${verdictLine(report)} · ${countsLine(report)} · ${bumpLine(report)}`;
-  out.push(summary);
+  out.push(summaryLine(report));
   return `${out.join("\n")}\n`;
 }

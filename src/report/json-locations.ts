@@ -7,6 +7,7 @@
  * The text is scanned lazily: a container's members are indexed the first time a pointer
  * descends into it, and cached, so locating many pointers in one large lockfile stays cheap.
  */
+import { pointer as joinPointer, pointerSegments } from "../contract/pointer.ts";
 
 export interface TextPosition {
   /** 1-based line. */
@@ -42,21 +43,6 @@ class ScanError extends Error {}
 
 const WHITESPACE = new Set([" ", "\t", "\n", "\r"]);
 
-/** JSON Pointer (RFC 6901) → its unescaped segments; "" is the whole document. */
-export function parsePointer(pointer: string): string[] {
-  if (pointer === "") return [];
-  if (!pointer.startsWith("/")) throw new Error(`not a JSON Pointer: ${JSON.stringify(pointer)}`);
-  return pointer
-    .slice(1)
-    .split("/")
-    .map((s) => s.replace(/~1/g, "/").replace(/~0/g, "~"));
-}
-
-/** Segments → JSON Pointer, escaping `~` and `/`. */
-export function formatPointer(segments: readonly string[]): string {
-  return segments.map((s) => `/${s.replace(/~/g, "~0").replace(/\//g, "~1")}`).join("");
-}
-
 export class JsonLocator {
   private readonly lineStarts: number[] = [0];
   private root: Node | undefined | null = null;
@@ -70,7 +56,7 @@ export class JsonLocator {
    * prefix of it that exists. undefined only when the text is not valid JSON.
    */
   locate(pointer: string | readonly string[]): JsonNodeLocation | undefined {
-    const segments = typeof pointer === "string" ? parsePointer(pointer) : pointer;
+    const segments = typeof pointer === "string" ? pointerSegments(pointer) : pointer;
     const root = this.rootNode();
     if (!root) return undefined;
     let node = root;
@@ -87,7 +73,7 @@ export class JsonLocator {
       throw error;
     }
     return {
-      pointer: formatPointer(segments.slice(0, depth)),
+      pointer: joinPointer("", ...segments.slice(0, depth)),
       exact: depth === segments.length,
       start: this.position(node.start),
       end: this.position(node.end),

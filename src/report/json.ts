@@ -1,33 +1,63 @@
-/** The machine report: a documented, stable shape (docs/report.schema.json). */
+/**
+ * The machine report, for every kind, in a documented, stable shape: check and diff as in
+ * docs/report.schema.json (changes), lint as in docs/lint-report.schema.json (findings). Pure.
+ */
 import { VERSION } from "../version.ts";
-import { REPORT_VERSION, type Report } from "./model.ts";
+import {
+  type AnyReport,
+  LINT_REPORT_VERSION,
+  REPORT_VERSION,
+  type ReportChange,
+  type ReportFinding,
+  type ReportItem,
+} from "./model.ts";
+import { lintGroupOf, tallyFields, verdictFields } from "./shared.ts";
 
-export function renderJson(report: Report): string {
+const exemptField = (item: ReportItem) =>
+  item.exempt ? { exempt: { kind: item.exempt.kind, reason: item.exempt.reason } } : {};
+
+function changeJson(c: ReportChange) {
+  return {
+    rule: c.rule,
+    severity: c.severity,
+    target: c.target,
+    ...(c.direction ? { direction: c.direction } : {}),
+    path: c.path,
+    ...(c.before !== undefined ? { before: c.before } : {}),
+    ...(c.after !== undefined ? { after: c.after } : {}),
+    message: c.message,
+    ...(c.note ? { note: c.note } : {}),
+    ...(c.renamedTo ? { renamedTo: c.renamedTo } : {}),
+    ...(c.witness !== undefined ? { witness: c.witness } : {}),
+    fingerprint: c.fingerprint,
+    ...exemptField(c),
+  };
+}
+
+function findingJson(f: ReportFinding) {
+  return {
+    rule: f.rule,
+    level: f.level,
+    ...lintGroupOf(f.rule),
+    target: f.target,
+    path: f.path,
+    message: f.message,
+    ...(f.evidence !== undefined ? { evidence: f.evidence } : {}),
+    fingerprint: f.fingerprint,
+    ...exemptField(f),
+  };
+}
+
+export function renderJson(report: AnyReport): string {
+  const lint = report.command === "lint";
   const document = {
-    reportVersion: REPORT_VERSION,
+    reportVersion: lint ? LINT_REPORT_VERSION : REPORT_VERSION,
     tool: { name: "mcp-contract", version: VERSION },
-    command: report.command,
-    baseline: report.baseline,
-    current: report.current,
-    failOn: report.failOn,
-    result: report.result,
-    requiredBump: report.requiredBump,
-    summary: report.summary,
-    changes: report.changes.map((c) => ({
-      rule: c.rule,
-      severity: c.severity,
-      target: c.target,
-      ...(c.direction ? { direction: c.direction } : {}),
-      path: c.path,
-      ...(c.before !== undefined ? { before: c.before } : {}),
-      ...(c.after !== undefined ? { after: c.after } : {}),
-      message: c.message,
-      ...(c.note ? { note: c.note } : {}),
-      ...(c.renamedTo ? { renamedTo: c.renamedTo } : {}),
-      ...(c.witness !== undefined ? { witness: c.witness } : {}),
-      fingerprint: c.fingerprint,
-      ...(c.exempt ? { exempt: { kind: c.exempt.kind, reason: c.exempt.reason } } : {}),
-    })),
+    ...verdictFields(report),
+    ...tallyFields(report),
+    ...(report.command === "lint"
+      ? { findings: report.findings.map(findingJson) }
+      : { changes: report.changes.map(changeJson) }),
     notices: report.notices,
   };
   return `${JSON.stringify(document, null, 2)}\n`;

@@ -8,14 +8,17 @@
  * followed as far as it exists in the text. A `$ref` segment (the change is inside the
  * referenced definition) cannot be followed textually: the location stops at the node that
  * holds the `$ref`. The baseline (the committed file) is preferred; an item only the current
- * side has is located in the current file when it is one, else at the baseline's list.
+ * side has is located in the current file when it is one, else at the baseline's list. A lint
+ * finding is located the same way, in the linted lockfile: lint's only, current, side.
  */
 import { isAbsolute, relative, resolve, sep } from "node:path";
 import { pathToFileURL } from "node:url";
 import { isJsonObject, type Json } from "../contract/model.ts";
-import type { Change, TargetKind } from "../diff/model.ts";
+import { pointerSegments } from "../contract/pointer.ts";
+import { LIST_OF } from "../contract/surface.ts";
+import type { Change } from "../diff/model.ts";
 import type { ReportContext, ReportFile } from "./context.ts";
-import { JsonLocator, parsePointer } from "./json-locations.ts";
+import { JsonLocator } from "./json-locations.ts";
 
 export interface ChangeLocation {
   /** Which lockfile. */
@@ -35,13 +38,6 @@ export interface ChangeLocation {
   exact: boolean;
 }
 
-const LIST_KEY: Record<Exclude<TargetKind, "server">, { key: string; id: string }> = {
-  tool: { key: "tools", id: "name" },
-  resource: { key: "resources", id: "uri" },
-  resourceTemplate: { key: "resourceTemplates", id: "uriTemplate" },
-  prompt: { key: "prompts", id: "name" },
-};
-
 /** Schema keywords whose children are names: a `$ref` right under them is a property name. */
 const NAME_CONTAINERS = new Set([
   "properties",
@@ -55,7 +51,7 @@ const NAME_CONTAINERS = new Set([
 
 /** The path's segments up to (not including) the first `$ref` that means "follow the reference". */
 export function textualSegments(path: string): string[] {
-  const segments = parsePointer(path);
+  const segments = pointerSegments(path);
   const out: string[] = [];
   for (const segment of segments) {
     if (segment === "$ref" && !NAME_CONTAINERS.has(out.at(-1) ?? "")) break;
@@ -82,7 +78,7 @@ export function pathToUri(path: string): string {
 }
 
 /** What the locator needs of a change; a lint finding has the same three fields. */
-export type LocatedItem = Pick<Change, "target" | "path" | "rule">;
+export type LocatedItem = Pick<Change, "target" | "path"> & { rule: string };
 
 interface Side {
   name: "baseline" | "current";
@@ -112,13 +108,13 @@ export class ChangeLocator {
   /** Where a change (or anything with a target, path and rule: a lint finding) is in the lockfiles. */
   locate(change: LocatedItem): ChangeLocation | undefined {
     const [baseline, current] = this.sides as [Side, Side];
-    const full = parsePointer(change.path).length;
+    const full = pointerSegments(change.path).length;
     if (change.target.kind === "server") {
       const segments = textualSegments(change.path);
       const complete = segments.length === full;
       return this.at(baseline, segments, complete) ?? this.at(current, segments, complete);
     }
-    const { key, id } = LIST_KEY[change.target.kind];
+    const { key, id } = LIST_OF[change.target.kind];
     const name = change.target.name;
     for (const side of [baseline, current]) {
       const index = itemIndex(side.document, key, id, name);

@@ -1,15 +1,25 @@
 /**
- * The report: what a check or diff found, with everything a formatter needs to render
- * it. Formatters never compute verdicts; they only render this. Pure types and functions.
+ * The report model, both kinds side by side: a Report (what check or diff found between two
+ * surfaces: changes by severity) and a LintReport (what lint found on one surface: findings
+ * by level), with everything a formatter needs to render either. Severities and levels are
+ * three grades each, most severe first, and are judged alike. Formatters never compute
+ * verdicts; they only render this. Pure types and functions.
  */
 import type { Contract } from "../contract/model.ts";
-import { bumpFor, type Change, SEVERITIES, type SemverBump, type Severity, severityRank } from "../diff/model.ts";
+import { fnv1a64 } from "../diff/fingerprint.ts";
+import { bumpFor, type Change, type SemverBump } from "../diff/model.ts";
+import type { Finding } from "../lint/model.ts";
+import { LINT_LEVELS, type LintLevel, SEVERITIES, type Severity } from "../rules/model.ts";
 
 /** Bump when the JSON report's shape changes incompatibly (docs/report.schema.json). */
 export const REPORT_VERSION = 1;
+/** Bump when the JSON lint report's shape changes incompatibly (docs/lint-report.schema.json). */
+export const LINT_REPORT_VERSION = 1;
 
 export const FAIL_ON = ["breaking", "minor", "patch", "never"] as const;
 export type FailOn = (typeof FAIL_ON)[number];
+export const LINT_FAIL_ON = ["error", "warning", "info", "never"] as const;
+export type LintFailOn = (typeof LINT_FAIL_ON)[number];
 
 export interface Side {
   /** Where this side came from: a file path, or the live server's description. */
@@ -19,8 +29,8 @@ export interface Side {
 }
 
 /**
- * Why a change does not count toward the verdict, when it does not: outside what the consumer
- * uses (--used, --used-by), or ignored by the policy file. Such changes are still listed.
+ * Why a change or finding does not count toward the verdict, when it does not: outside what
+ * the consumer uses (--used, --used-by), or ignored by the policy file. Such items are still listed.
  */
 export interface Exemption {
   kind: "out-of-scope" | "ignored";
@@ -31,6 +41,15 @@ export interface ReportChange extends Change {
   exempt?: Exemption;
 }
 
+/** A finding as reported: with a stable fingerprint, and why it does not count, when it does not. */
+export interface ReportFinding extends Finding {
+  /** Stable across runs and commits: same rule, target, path (and evidence, when needed to tell findings apart). */
+  fingerprint: string;
+  /** Ignored by the policy file: still listed, never counted. */
+  exempt?: Exemption;
+}
+
+/** The check and diff report. */
 export interface Report {
   command: "check" | "diff";
   baseline: Side;
@@ -46,6 +65,90 @@ export interface Report {
   result: "pass" | "fail";
 }
 
+/** The estimated size of the tool list in a model's context (src/lint/rules-quality.ts toolListSize). */
+export interface ToolListSize {
+  tools: number;
+  characters: number;
+  tokens: number;
+  /** The budget tool-list-too-large warns over. */
+  budget: number;
+}
+
+/** The lint report. */
+export interface LintReport {
+  command: "lint";
+  /** The surface linted: a lockfile path or the live server's description. */
+  subject: Side;
+  failOn: LintFailOn;
+  /** Most severe first; within a level, in catalog order, then target and path. */
+  findings: ReportFinding[];
+  /** Things the reader must see beside the findings: expired or unused ignores, break-glass. */
+  notices: string[];
+  summary: Record<LintLevel, number> & { total: number };
+  toolList: ToolListSize;
+  /** Findings at or above the threshold that are not exempt. */
+  failing: number;
+  result: "pass" | "fail";
+}
+
+/** Either report, told apart by `command` ("lint", or "check"/"diff"). */
+export type AnyReport = Report | LintReport;
+/** What a report lists: changes (check, diff) or findings (lint). */
+export type ReportItem = ReportChange | ReportFinding;
+/** A change's severity or a finding's level. */
+export type Grade = Severity | LintLevel;
+
+/** 0, 1, 2: breaking and error, minor and warning, patch and info. */
+const RANKS = new Map<string, number>([...SEVERITIES.entries(), ...LINT_LEVELS.entries()].map(([i, g]) => [g, i]));
+
+export function gradeRank(grade: Grade): number {
+  return RANKS.get(grade) as number;
+}
+
+/** A change (check, diff) rather than a finding (lint). */
+export function isChange(item: ReportItem): item is ReportChange {
+  return "severity" in item;
+}
+
+export function gradeOf(item: ReportItem): Grade {
+  return isChange(item) ? item.severity : item.level;
+}
+
+/** The grades of the report's kind, most severe first: its sections, in order. */
+export function gradesOf(report: AnyReport): readonly Grade[] {
+  return report.command === "lint" ? LINT_LEVELS : SEVERITIES;
+}
+
+/** The report's changes or findings of one grade. */
+export function itemsOfGrade(report: AnyReport, grade: Grade): ReportItem[] {
+  return itemsOf(report).filter((item) => gradeOf(item) === grade);
+}
+
+/** The report's changes or findings, most severe first. */
+export function itemsOf(report: AnyReport): readonly ReportItem[] {
+  return report.command === "lint" ? report.findings : report.changes;
+}
+
+/** "change" or "finding": what the report lists, for sentences. */
+export function itemNoun(report: AnyReport): string {
+  return report.command === "lint" ? "finding" : "change";
+}
+
+/** At or above the threshold (exemptions aside). */
+export function isFailing(grade: Grade, failOn: FailOn | LintFailOn): boolean {
+  return failOn !== "never" && gradeRank(grade) <= gradeRank(failOn);
+}
+
+/** Counts toward the verdict: not exempt, and at or above the threshold. */
+export function isCounted(item: ReportItem, failOn: FailOn | LintFailOn): boolean {
+  return !item.exempt && isFailing(gradeOf(item), failOn);
+}
+
+/** Exempt, but at or above the threshold: would fail without its exemption. */
+export function isWaived(item: ReportItem, failOn: FailOn | LintFailOn): boolean {
+  return item.exempt !== undefined && isFailing(gradeOf(item), failOn);
+}
+
 export function sideOf(contract: Contract, source: string): Side {
   const { name, version } = contract.server;
   return {
@@ -55,8 +158,17 @@ export function sideOf(contract: Contract, source: string): Side {
   };
 }
 
-export function isFailing(severity: Severity, failOn: FailOn): boolean {
-  return failOn !== "never" && severityRank(severity) <= severityRank(failOn);
+/** The counts by grade (in grade order), then the total. */
+function summarize<G extends Grade>(grades: readonly G[], items: readonly ReportItem[]) {
+  const summary = Object.fromEntries(grades.map((g) => [g, 0])) as Record<G, number> & { total: number };
+  summary.total = items.length;
+  for (const item of items) summary[gradeOf(item) as G]++;
+  return summary;
+}
+
+/** Most severe first; a stable sort keeps the order within a grade. */
+function bySeverity<T extends ReportItem>(items: readonly T[]): T[] {
+  return [...items].sort((a, b) => gradeRank(gradeOf(a)) - gradeRank(gradeOf(b)));
 }
 
 export function buildReport(
@@ -67,21 +179,72 @@ export function buildReport(
   failOn: FailOn,
   notices: string[] = [],
 ): Report {
-  const summary = { breaking: 0, minor: 0, patch: 0, total: changes.length };
-  for (const change of changes) summary[change.severity]++;
-  const failing = changes.filter((c) => !c.exempt && isFailing(c.severity, failOn)).length;
+  const failing = changes.filter((c) => isCounted(c, failOn)).length;
   return {
     command,
     baseline,
     current,
     failOn,
-    changes: [...changes].sort((a, b) => severityRank(a.severity) - severityRank(b.severity)),
+    changes: bySeverity(changes),
     notices,
-    summary,
+    summary: summarize(SEVERITIES, changes),
     requiredBump: bumpFor(changes),
     failing,
     result: failing > 0 ? "fail" : "pass",
   };
 }
 
-export { SEVERITIES };
+export function buildLintReport(
+  subject: Side,
+  findings: readonly ReportFinding[],
+  toolList: ToolListSize,
+  failOn: LintFailOn,
+  notices: string[] = [],
+): LintReport {
+  const failing = findings.filter((f) => isCounted(f, failOn)).length;
+  return {
+    command: "lint",
+    subject,
+    failOn,
+    // Within a level, catalog order.
+    findings: bySeverity(findings),
+    notices,
+    summary: summarize(LINT_LEVELS, findings),
+    toolList,
+    failing,
+    result: failing > 0 ? "fail" : "pass",
+  };
+}
+
+/**
+ * Fingerprints for findings, computed the way diff fingerprints are: from rule, target and
+ * path; findings that share those (two URLs in one description) are told apart by their
+ * evidence, then by order. Independent of levels, so a severity override keeps them.
+ */
+export function fingerprintFindings(findings: readonly Finding[]): ReportFinding[] {
+  const keyOf = (f: Finding) => `lint|${f.rule}|${f.target.kind}|${f.target.name}|${f.path}`;
+  const keys = findings.map(keyOf);
+  const counts = countOf(keys);
+  const refined = findings.map((f, i) =>
+    (counts.get(keys[i] as string) as number) > 1
+      ? `${keys[i]}|${JSON.stringify(f.evidence ?? null)}`
+      : (keys[i] as string),
+  );
+  const refinedCounts = countOf(refined);
+  const seen = new Map<string, number>();
+  return findings.map((finding, i) => {
+    let key = refined[i] as string;
+    if ((refinedCounts.get(key) as number) > 1) {
+      const n = seen.get(key) ?? 0;
+      seen.set(key, n + 1);
+      key = `${key}|#${n}`;
+    }
+    return { ...finding, fingerprint: fnv1a64(key) };
+  });
+}
+
+function countOf(keys: readonly string[]): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const key of keys) counts.set(key, (counts.get(key) ?? 0) + 1);
+  return counts;
+}

@@ -1,29 +1,58 @@
 /**
- * SARIF 2.1.0 for GitHub code scanning and other SARIF viewers: one run, the whole rule
- * catalog as the driver's rules, one result per change, located in the lockfile. Pure.
+ * SARIF 2.1.0 for GitHub code scanning and other SARIF viewers, for every kind: one run of
+ * the mcp-contract driver whose rules are the whole catalog of the kind (the diff catalog for
+ * check and diff, the lint catalog for lint), one result per change or finding, located at
+ * the lockfile line when there is a lockfile (a live server has none: logical locations
+ * only), notices as tool execution notifications and the verdict as run properties. Pure.
  *
- * Levels follow severity (breaking → error, minor → warning, patch → note). Exempt changes
- * stay in the log so that reviewers see them, as notes (whatever their severity, so that no
- * viewer gates a merge on them), with the reason in the message and in properties.exempt;
- * an ignored change (policy file) also carries an accepted external suppression with the
- * reason as justification, which viewers that honour suppressions show as dismissed.
+ * Levels follow severity or level (breaking, error → error; minor, warning → warning; patch,
+ * info → note). Exempt items stay in the log so that reviewers see them, as notes (whatever
+ * their grade, so that no viewer gates a merge on them), with the reason in the message and
+ * in properties.exempt; an ignored item (policy file) also carries an accepted external
+ * suppression with the reason as justification, which viewers that honour suppressions show
+ * as dismissed.
  */
-import { RULES, type Rule } from "../diff/catalog.ts";
-import type { Severity } from "../diff/model.ts";
+import type { DiffRule, LintRule } from "../rules/model.ts";
+import { DIFF_RULES, LINT_RULES } from "../rules/registry.ts";
 import { VERSION } from "../version.ts";
 import type { ReportContext } from "./context.ts";
 import { type ChangeLocation, ChangeLocator } from "./locate.ts";
-import type { Report, ReportChange } from "./model.ts";
-import { countsAsFailing, exemptionLabel, INFORMATION_URI, ruleHelpUri, witnessMeaning } from "./shared.ts";
+import { codeBlock, escapeMarkdown } from "./markdown.ts";
+import {
+  type AnyReport,
+  type Grade,
+  gradeOf,
+  gradeRank,
+  isChange,
+  isCounted,
+  itemsOf,
+  type ReportItem,
+} from "./model.ts";
+import {
+  exemptionLabel,
+  INFORMATION_URI,
+  itemMessage,
+  lintGroupOf,
+  renameHint,
+  ruleHelpUri,
+  tallyFields,
+  verdictFields,
+  witnessMeaning,
+} from "./shared.ts";
 
-export const SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json";
+const SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json";
 
 export type SarifLevel = "error" | "warning" | "note" | "none";
 
-export const SARIF_LEVEL: Record<Severity, SarifLevel> = { breaking: "error", minor: "warning", patch: "note" };
+/** By grade rank: breaking and error, minor and warning, patch and info. */
+const SARIF_LEVELS: readonly SarifLevel[] = ["error", "warning", "note"];
+
+const sarifLevel = (grade: Grade) => SARIF_LEVELS[gradeRank(grade)] as SarifLevel;
 
 /** The key under which results carry our own stable id (Change.fingerprint). */
 export const FINGERPRINT_KEY = "mcpContract/v1";
+/** The key under which lint results carry theirs (ReportFinding.fingerprint). */
+export const LINT_FINGERPRINT_KEY = "mcpContractLint/v1";
 
 /** "enum-value-removed" → "EnumValueRemoved" */
 export function pascalCase(id: string): string {
@@ -33,23 +62,40 @@ export function pascalCase(id: string): string {
     .join("");
 }
 
-export function capitalize(text: string): string {
+function capitalize(text: string): string {
   return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
 /** Ends a sentence with a period unless it already ends with punctuation. */
-export function sentence(text: string): string {
+function sentence(text: string): string {
   const trimmed = text.trimEnd();
   return /[.!?]$/.test(trimmed) ? trimmed : `${trimmed}.`;
 }
 
-function severityText(rule: Rule, strong: (s: string) => string): string {
-  return rule.group === "schema" && rule.input !== rule.output
-    ? `Severity: ${strong(rule.input)} on input (what callers send), ${strong(rule.output)} on output (what callers receive).`
-    : `Severity: ${strong(rule.input)}.`;
+/**
+ * Lint catalog prose as Markdown that renders as written: Markdown and HTML syntax escaped
+ * outside `code spans` (the hidden-instructions rationale names `<IMPORTANT>`, which a viewer
+ * would otherwise take for a tag and drop).
+ */
+function prose(text: string): string {
+  return text
+    .split(/(`[^`]*`)/)
+    .map((part, i) => (i % 2 === 1 ? part : escapeMarkdown(part)))
+    .join("");
 }
 
-function sarifRule(rule: Rule) {
+/** What a reporting descriptor is made of, for a rule of either catalog. */
+interface RuleParts<P extends object> {
+  rule: { id: string; summary: string; rationale: string; example: string };
+  /** The rule's severity or level, in a sentence; `strong` marks the values. */
+  grading: (strong: (s: string) => string) => string;
+  /** Catalog prose → Markdown. */
+  markdown: (text: string) => string;
+  level: SarifLevel;
+  properties: P;
+}
+
+function reportingDescriptor<P extends object>({ rule, grading, markdown, level, properties }: RuleParts<P>) {
   const summary = sentence(capitalize(rule.summary));
   const helpUri = ruleHelpUri(rule.id);
   return {
@@ -59,55 +105,73 @@ function sarifRule(rule: Rule) {
     fullDescription: { text: sentence(rule.rationale) },
     helpUri,
     help: {
-      text: `${summary} ${severityText(rule, (s) => s)}\n\n${rule.rationale}\n\nExample: ${rule.example}\n\nMore: ${helpUri}`,
+      text: `${summary} ${grading((s) => s)}\n\n${rule.rationale}\n\nExample: ${rule.example}\n\nMore: ${helpUri}`,
       markdown: [
-        `**${summary}** ${severityText(rule, (s) => `**${s}**`)}`,
+        `**${markdown(summary)}** ${grading((s) => `**${s}**`)}`,
         "",
-        rule.rationale,
+        markdown(rule.rationale),
         "",
         "Example:",
         "",
-        "```",
-        rule.example,
-        "```",
+        codeBlock(rule.example),
         "",
         `[Rule reference](${helpUri})`,
       ].join("\n"),
     },
+    defaultConfiguration: { level },
+    properties,
+  };
+}
+
+function diffRuleDescriptor(rule: DiffRule) {
+  return reportingDescriptor({
+    rule,
+    grading: (strong) =>
+      rule.group === "schema" && rule.input !== rule.output
+        ? `Severity: ${strong(rule.input)} on input (what callers send), ${strong(rule.output)} on output (what callers receive).`
+        : `Severity: ${strong(rule.input)}.`,
+    // Diff catalog prose is Markdown as written.
+    markdown: (text) => text,
     // Schema rules default to their input severity; the level of each result is its own.
-    defaultConfiguration: { level: SARIF_LEVEL[rule.input] },
+    level: sarifLevel(rule.input),
     properties: {
       tags: ["mcp", "compatibility", rule.group],
       severity: rule.group === "schema" ? { input: rule.input, output: rule.output } : rule.input,
     },
-  };
+  });
 }
 
-function resultMessage(change: ReportChange): string {
-  const parts = [sentence(change.message)];
-  if (change.renamedTo) {
-    parts.push(
-      `Possibly renamed to ${JSON.stringify(change.renamedTo)} (the removal still breaks callers of the old name).`,
-    );
+function lintRuleDescriptor(rule: LintRule) {
+  return reportingDescriptor({
+    rule,
+    grading: (strong) => `Level: ${strong(rule.level)} (${rule.group}).`,
+    markdown: prose,
+    level: sarifLevel(rule.level),
+    properties: { tags: ["mcp", "lint", rule.group], level: rule.level, group: rule.group },
+  });
+}
+
+function resultMessage(item: ReportItem): string {
+  const parts = [sentence(itemMessage(item))];
+  if (isChange(item)) {
+    if (item.renamedTo) parts.push(`${capitalize(renameHint(JSON.stringify(item.renamedTo)))}.`);
+    if (item.witness !== undefined) parts.push(`Witness (${witnessMeaning(item)}): ${JSON.stringify(item.witness)}.`);
+    if (item.note) parts.push(`Note: ${sentence(item.note)}`);
   }
-  if (change.witness !== undefined) {
-    parts.push(`Witness (${witnessMeaning(change)}): ${JSON.stringify(change.witness)}.`);
-  }
-  if (change.note) parts.push(`Note: ${sentence(change.note)}`);
-  if (change.exempt) parts.push(`Does not count toward the verdict (${exemptionLabel(change.exempt)}).`);
+  if (item.exempt) parts.push(`Does not count toward the verdict (${exemptionLabel(item.exempt)}).`);
   return parts.join(" ");
 }
 
-export function logicalLocation(change: Pick<ReportChange, "target" | "path">) {
-  const { kind, name } = change.target;
+function logicalLocation(item: Pick<ReportItem, "target" | "path">) {
+  const { kind, name } = item.target;
   return {
     name: kind === "server" ? "server" : name,
-    fullyQualifiedName: kind === "server" ? `server${change.path}` : `${kind}/${name}${change.path}`,
+    fullyQualifiedName: kind === "server" ? `server${item.path}` : `${kind}/${name}${item.path}`,
     kind: kind === "resource" || kind === "resourceTemplate" ? "resource" : kind === "server" ? "module" : "member",
   };
 }
 
-export function physicalLocation(found: ChangeLocation) {
+function physicalLocation(found: ChangeLocation) {
   return {
     artifactLocation: { uri: found.uri },
     // One line: the member name (or value) that starts the located node; a multi-line
@@ -120,84 +184,55 @@ export function physicalLocation(found: ChangeLocation) {
   };
 }
 
-export function buildSarif(report: Report, context: ReportContext = {}) {
-  const locator = new ChangeLocator(context);
-  const ruleIndex = new Map(RULES.map((rule, i) => [rule.id, i]));
-  const results = report.changes.map((change) => {
-    const found = locator.locate(change);
-    return sarifResult({
-      item: change,
-      ruleIndex: ruleIndex.get(change.rule),
-      level: change.exempt ? "note" : SARIF_LEVEL[change.severity],
-      message: resultMessage(change),
-      found,
-      fingerprintKey: FINGERPRINT_KEY,
-      properties: {
-        severity: change.severity,
-        ...(change.direction && { direction: change.direction }),
-        target: change.target,
-        path: change.path,
-        failing: countsAsFailing(change, report.failOn),
-        ...(change.exempt && { exempt: change.exempt }),
-        ...(change.witness !== undefined && { witness: change.witness }),
-        ...(found && { lockfilePointer: found.pointer }),
-      },
-    });
-  });
-  return sarifLog(RULES.map(sarifRule), results, report.notices, {
-    command: report.command,
-    baseline: report.baseline,
-    current: report.current,
-    failOn: report.failOn,
-    result: report.result,
-    requiredBump: report.requiredBump,
-    failing: report.failing,
-    summary: report.summary,
-    notices: report.notices,
-  });
-}
-
-/** What one SARIF result is made of; the same for a change and a lint finding. */
-export interface ResultParts<P extends object> {
-  item: Pick<ReportChange, "rule" | "target" | "path" | "fingerprint" | "exempt">;
-  ruleIndex: number | undefined;
-  level: SarifLevel;
-  message: string;
-  found: ChangeLocation | undefined;
-  fingerprintKey: string;
-  properties: P;
+/** The result's own properties: its grade, target and path, whether it counts, and what explains it. */
+function resultProperties(item: ReportItem, report: AnyReport, found: ChangeLocation | undefined) {
+  const grade = isChange(item)
+    ? { severity: item.severity, ...(item.direction && { direction: item.direction }) }
+    : { level: item.level, ...lintGroupOf(item.rule) };
+  return {
+    ...grade,
+    target: item.target,
+    path: item.path,
+    failing: isCounted(item, report.failOn),
+    ...(item.exempt && { exempt: item.exempt }),
+    ...(isChange(item) && item.witness !== undefined && { witness: item.witness }),
+    ...(!isChange(item) && item.evidence !== undefined && { evidence: item.evidence }),
+    ...(found && { lockfilePointer: found.pointer }),
+  };
 }
 
 /**
  * One result: at the lockfile line when located, always with a logical location, a stable
  * fingerprint, and an accepted suppression (with the reason) for what the policy ignores.
  */
-export function sarifResult<P extends object>(parts: ResultParts<P>) {
-  const { item, found } = parts;
+function sarifResult(item: ReportItem, report: AnyReport, ruleIndex: number | undefined, found?: ChangeLocation) {
   return {
     ruleId: item.rule,
-    ...(parts.ruleIndex !== undefined && { ruleIndex: parts.ruleIndex }),
-    level: parts.level,
-    message: { text: parts.message },
+    ...(ruleIndex !== undefined && { ruleIndex }),
+    level: item.exempt ? "note" : sarifLevel(gradeOf(item)),
+    message: { text: resultMessage(item) },
     locations: [
       {
         ...(found && { physicalLocation: physicalLocation(found) }),
         logicalLocations: [logicalLocation(item)],
       },
     ],
-    partialFingerprints: { [parts.fingerprintKey]: item.fingerprint },
+    partialFingerprints: { [report.command === "lint" ? LINT_FINGERPRINT_KEY : FINGERPRINT_KEY]: item.fingerprint },
     ...(item.exempt?.kind === "ignored" && {
       suppressions: [{ kind: "external", status: "accepted", justification: item.exempt.reason }],
     }),
-    properties: parts.properties,
+    properties: resultProperties(item, report, found),
   };
 }
 
-/**
- * The log around a run's rules and results, the same for check, diff and lint: one run of the
- * mcp-contract driver, notices as tool execution notifications, the verdict as run properties.
- */
-export function sarifLog<R, T>(rules: R[], results: T[], notices: readonly string[], properties: object) {
+export function buildSarif(report: AnyReport, context: ReportContext = {}) {
+  const locator = new ChangeLocator(context);
+  const catalog: readonly { id: string }[] = report.command === "lint" ? LINT_RULES : DIFF_RULES;
+  const ruleIndex = new Map(catalog.map((rule, i) => [rule.id, i]));
+  const results = itemsOf(report).map((item) =>
+    sarifResult(item, report, ruleIndex.get(item.rule), locator.locate(item)),
+  );
+  const notices = report.notices;
   return {
     $schema: SARIF_SCHEMA,
     version: "2.1.0",
@@ -209,7 +244,7 @@ export function sarifLog<R, T>(rules: R[], results: T[], notices: readonly strin
             version: VERSION,
             semanticVersion: VERSION,
             informationUri: INFORMATION_URI,
-            rules,
+            rules: report.command === "lint" ? LINT_RULES.map(lintRuleDescriptor) : DIFF_RULES.map(diffRuleDescriptor),
           },
         },
         invocations: [
@@ -225,12 +260,12 @@ export function sarifLog<R, T>(rules: R[], results: T[], notices: readonly strin
         ],
         columnKind: "utf16CodeUnits",
         results,
-        properties,
+        properties: { ...verdictFields(report), failing: report.failing, ...tallyFields(report), notices },
       },
     ],
   };
 }
 
-export function renderSarif(report: Report, context: ReportContext = {}): string {
+export function renderSarif(report: AnyReport, context: ReportContext = {}): string {
   return `${JSON.stringify(buildSarif(report, context), null, 2)}\n`;
 }

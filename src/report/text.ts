@@ -1,98 +1,134 @@
-/** The human report: grouped by severity, one line per change, then the verdict. */
-import type { Severity } from "../diff/model.ts";
-import { type Report, type ReportChange, SEVERITIES, type Side } from "./model.ts";
-import { bumpLine, countsLine, exemptionLabel } from "./shared.ts";
+/**
+ * The human report, for every kind: one line per change (check, diff) or finding (lint),
+ * grouped by severity or level, most severe first; then the counts (and the bump, or the
+ * tool-list estimate), the verdict, and the notices last, where the eye lands. Colour only
+ * when the caller asks for it. Pure.
+ */
+import {
+  type AnyReport,
+  gradeOf,
+  gradeRank,
+  gradesOf,
+  isChange,
+  itemsOfGrade,
+  type LintReport,
+  type Report,
+  type ReportItem,
+  type Side,
+} from "./model.ts";
+import {
+  bumpLine,
+  countsLine,
+  exemptCount,
+  exemptionLabel,
+  itemMessage,
+  renameHint,
+  serverLabel,
+  toolListLine,
+  verdictLine,
+  witnessMeaning,
+} from "./shared.ts";
 
 export interface TextStyle {
   color: boolean;
 }
 
-export const paint = (style: TextStyle, code: string, text: string) =>
+const paint = (style: TextStyle, code: string, text: string) =>
   style.color ? `\u001b[${code}m${text}\u001b[0m` : text;
 
-const HEADINGS: Record<Severity, { label: string; mark: string; color: string }> = {
-  breaking: { label: "BREAKING", mark: "✖", color: "31" },
-  minor: { label: "MINOR", mark: "▲", color: "33" },
-  patch: { label: "PATCH", mark: "·", color: "36" },
-};
+/** By grade rank: breaking and error, minor and warning, patch and info. */
+const MARKS = [
+  { mark: "✖", color: "31" },
+  { mark: "▲", color: "33" },
+  { mark: "·", color: "36" },
+] as const;
 
-export function describeSide(side: Side): string {
-  const server = [side.server.name, side.server.version].filter(Boolean).join(" ");
+const marksOf = (item: ReportItem) => MARKS[gradeRank(gradeOf(item))] as (typeof MARKS)[number];
+
+function describeSide(side: Side): string {
+  const server = serverLabel(side);
   return server ? `${side.source} (${server})` : side.source;
 }
 
-function renderChange(change: ReportChange, style: TextStyle): string[] {
-  const heading = HEADINGS[change.severity];
-  const mark = paint(style, heading.color, heading.mark);
-  const rule = paint(style, "2", `[${change.rule}]`);
-  // Exempt changes are listed, marked "(out of scope: …)" or "(ignored: …)"; they do not count toward FAIL.
-  const exempt = change.exempt ? ` ${paint(style, "2", `(${exemptionLabel(change.exempt)})`)}` : "";
-  const lines = [`  ${mark} ${change.message} ${rule}${exempt}`];
+function itemLines(item: ReportItem, style: TextStyle): string[] {
+  const { mark, color } = marksOf(item);
+  const rule = paint(style, "2", `[${item.rule}]`);
+  // Exempt items are listed, marked "(out of scope: …)" or "(ignored: …)"; they do not count toward FAIL.
+  const exempt = item.exempt ? ` ${paint(style, "2", `(${exemptionLabel(item.exempt)})`)}` : "";
+  const lines = [`  ${paint(style, color, mark)} ${itemMessage(item)} ${rule}${exempt}`];
+  if (!isChange(item)) return lines;
   const detail = (label: string, text: string) => lines.push(`      ${paint(style, "2", `${label}:`)} ${text}`);
-  if (change.renamedTo)
-    detail("hint", `possibly renamed to "${change.renamedTo}" (the removal still breaks callers of the old name)`);
-  if (change.witness !== undefined) {
-    const what =
-      change.direction === "output"
-        ? "a value the new schema allows and the old did not"
-        : "arguments the old schema accepted and the new one rejects";
-    detail("witness", `${JSON.stringify(change.witness)}  ${paint(style, "2", `(${what})`)}`);
+  if (item.renamedTo) detail("hint", renameHint(`"${item.renamedTo}"`));
+  if (item.witness !== undefined) {
+    detail("witness", `${JSON.stringify(item.witness)}  ${paint(style, "2", `(${witnessMeaning(item)})`)}`);
   }
-  if (change.note) detail("note", change.note);
+  if (item.note) detail("note", item.note);
   return lines;
 }
 
-export function renderText(report: Report, style: TextStyle): string {
+/** A heading per grade that has items, its items, a blank line. */
+function sections(report: AnyReport, style: TextStyle): string[] {
   const out: string[] = [];
-  out.push(
-    `${paint(style, "1", `mcp-contract ${report.command}`)}  ${describeSide(report.baseline)} → ${describeSide(report.current)}`,
-  );
-  out.push("");
-  if (report.changes.length === 0) {
-    out.push(`${paint(style, "32", "✔")} no changes: the surfaces are identical`);
-    pushNotices(out, report, style);
-    return `${out.join("\n")}\n`;
-  }
-  for (const severity of SEVERITIES) {
-    const changes = report.changes.filter((c) => c.severity === severity);
-    if (changes.length === 0) continue;
-    const heading = HEADINGS[severity];
-    out.push(paint(style, `1;${heading.color}`, `${heading.label} (${changes.length})`));
-    for (const change of changes) out.push(...renderChange(change, style));
+  for (const grade of gradesOf(report)) {
+    const items = itemsOfGrade(report, grade);
+    if (items.length === 0) continue;
+    const { color } = MARKS[gradeRank(grade)] as (typeof MARKS)[number];
+    out.push(paint(style, `1;${color}`, `${grade.toUpperCase()} (${items.length})`));
+    for (const item of items) out.push(...itemLines(item, style));
     out.push("");
   }
-  const counts = countsLine(report);
-  const bump = bumpLine(report);
-  const exempt = report.changes.filter((c) => c.exempt).length;
-  out.push(`${counts} · ${bump}${exempt ? ` · ${exempt} exempt (not counted)` : ""}`);
-  out.push(verdictText(report, "change", style));
-  pushNotices(out, report, style);
-  return `${out.join("\n")}\n`;
+  return out;
 }
 
-/** The verdict line that ends a text report, for check, diff ("change") and lint ("finding"). */
-export function verdictText(
-  verdict: { result: "pass" | "fail"; failing: number; failOn: string },
-  noun: string,
-  style: TextStyle,
-): string {
-  const { result, failing, failOn } = verdict;
-  // Failed on something other than the items' levels (semver enforcement): the notices say what.
-  if (result === "fail" && failing === 0) return paint(style, "1;31", "✖ FAIL: see the notices below");
-  if (failOn === "never") return paint(style, "2", "(--fail-on never: reporting only)");
-  if (result === "fail") {
-    return paint(
-      style,
-      "1;31",
-      `✖ FAIL: ${failing} ${noun}${failing === 1 ? "" : "s"} at or above ${failOn} (--fail-on ${failOn})`,
-    );
+const SEE_NOTICES = "✖ FAIL: see the notices below";
+
+/** The verdict line that ends a text report. */
+function verdictText(report: AnyReport, style: TextStyle): string {
+  // Failed on something other than the items' grades (semver enforcement): the notices say what.
+  if (report.result === "fail" && report.failing === 0) return paint(style, "1;31", SEE_NOTICES);
+  if (report.failOn === "never") return paint(style, "2", "(--fail-on never: reporting only)");
+  return report.result === "fail"
+    ? paint(style, "1;31", `✖ ${verdictLine(report)}`)
+    : paint(style, "1;32", `✔ ${verdictLine(report)}`);
+}
+
+function exemptNote(report: AnyReport): string {
+  const exempt = exemptCount(report);
+  return exempt ? ` · ${exempt} exempt (not counted)` : "";
+}
+
+function changesBody(report: Report, style: TextStyle): string[] {
+  if (report.changes.length === 0) return [`${paint(style, "32", "✔")} no changes: the surfaces are identical`];
+  return [
+    ...sections(report, style),
+    `${countsLine(report)} · ${bumpLine(report)}${exemptNote(report)}`,
+    verdictText(report, style),
+  ];
+}
+
+function findingsBody(report: LintReport, style: TextStyle): string[] {
+  const estimate = paint(style, "2", toolListLine(report.toolList));
+  if (report.findings.length === 0) {
+    const failed = report.result === "fail" ? [paint(style, "1;31", SEE_NOTICES)] : [];
+    return [`${paint(style, "32", "✔")} no findings`, estimate, ...failed];
   }
-  return paint(style, "1;32", `✔ PASS: nothing at or above ${failOn} (--fail-on ${failOn})`);
+  return [
+    ...sections(report, style),
+    `${countsLine(report)}${exemptNote(report)}`,
+    estimate,
+    verdictText(report, style),
+  ];
 }
 
-/** Notices (expired ignores, break-glass, semver) come last, where the eye lands. */
-export function pushNotices(out: string[], report: Pick<Report, "notices">, style: TextStyle): void {
-  if (report.notices.length === 0) return;
-  out.push("");
-  for (const notice of report.notices) out.push(`${paint(style, "1;33", "notice:")} ${notice}`);
+export function renderText(report: AnyReport, style: TextStyle): string {
+  const sides =
+    report.command === "lint"
+      ? describeSide(report.subject)
+      : `${describeSide(report.baseline)} → ${describeSide(report.current)}`;
+  const out = [`${paint(style, "1", `mcp-contract ${report.command}`)}  ${sides}`, ""];
+  out.push(...(report.command === "lint" ? findingsBody(report, style) : changesBody(report, style)));
+  if (report.notices.length > 0) {
+    out.push("", ...report.notices.map((notice) => `${paint(style, "1;33", "notice:")} ${notice}`));
+  }
+  return `${out.join("\n")}\n`;
 }

@@ -13,6 +13,7 @@
  */
 import { jsonEqual } from "../contract/json-equal.ts";
 import { isJsonObject, type Json, type JsonObject } from "../contract/model.ts";
+import { dict } from "./dict.ts";
 
 export const JSON_TYPES = ["string", "number", "integer", "boolean", "object", "array"] as const;
 export type JsonType = (typeof JSON_TYPES)[number];
@@ -129,26 +130,36 @@ export function acceptsAll(schema: Json | undefined, depth = 0): boolean {
   });
 }
 
-/** For keywords whose intersection is another value of the same keyword: how to intersect. */
-const INTERSECT: Record<string, (a: Json, b: Json) => Json | undefined> = {
-  type: (a, b) => intersectTypes(a, b),
-  required: (a, b) =>
-    Array.isArray(a) && Array.isArray(b)
-      ? [...new Set([...a, ...b].filter((v): v is string => typeof v === "string"))]
-      : undefined,
-  enum: (a, b) => (Array.isArray(a) && Array.isArray(b) ? a.filter((v) => b.some((w) => jsonEqual(v, w))) : undefined),
-  minimum: (a, b) => (typeof a === "number" && typeof b === "number" ? Math.max(a, b) : undefined),
-  exclusiveMinimum: (a, b) => (typeof a === "number" && typeof b === "number" ? Math.max(a, b) : undefined),
-  exclusiveMaximum: (a, b) => (typeof a === "number" && typeof b === "number" ? Math.min(a, b) : undefined),
-  maximum: (a, b) => (typeof a === "number" && typeof b === "number" ? Math.min(a, b) : undefined),
-  minLength: (a, b) => (typeof a === "number" && typeof b === "number" ? Math.max(a, b) : undefined),
-  maxLength: (a, b) => (typeof a === "number" && typeof b === "number" ? Math.min(a, b) : undefined),
-  minItems: (a, b) => (typeof a === "number" && typeof b === "number" ? Math.max(a, b) : undefined),
-  maxItems: (a, b) => (typeof a === "number" && typeof b === "number" ? Math.min(a, b) : undefined),
-  minProperties: (a, b) => (typeof a === "number" && typeof b === "number" ? Math.max(a, b) : undefined),
-  maxProperties: (a, b) => (typeof a === "number" && typeof b === "number" ? Math.min(a, b) : undefined),
-  uniqueItems: (a, b) => a === true || b === true,
-};
+type Intersect = (a: Json, b: Json) => Json | undefined;
+const larger: Intersect = (a, b) => (typeof a === "number" && typeof b === "number" ? Math.max(a, b) : undefined);
+const smaller: Intersect = (a, b) => (typeof a === "number" && typeof b === "number" ? Math.min(a, b) : undefined);
+
+/** For keywords whose intersection is another value of the same keyword: how to intersect (a Map: keywords are server text). */
+const INTERSECT = new Map<string, Intersect>([
+  ["type", (a, b) => intersectTypes(a, b)],
+  [
+    "required",
+    (a, b) =>
+      Array.isArray(a) && Array.isArray(b)
+        ? [...new Set([...a, ...b].filter((v): v is string => typeof v === "string"))]
+        : undefined,
+  ],
+  [
+    "enum",
+    (a, b) => (Array.isArray(a) && Array.isArray(b) ? a.filter((v) => b.some((w) => jsonEqual(v, w))) : undefined),
+  ],
+  ["minimum", larger],
+  ["exclusiveMinimum", larger],
+  ["exclusiveMaximum", smaller],
+  ["maximum", smaller],
+  ["minLength", larger],
+  ["maxLength", smaller],
+  ["minItems", larger],
+  ["maxItems", smaller],
+  ["minProperties", larger],
+  ["maxProperties", smaller],
+  ["uniqueItems", (a, b) => a === true || b === true],
+]);
 
 /** The values const and enum allow together (their intersection when both are there); undefined when neither is. */
 function allowedValues(node: JsonObject): Json[] | undefined {
@@ -193,7 +204,8 @@ export function numericBounds(node: JsonObject): JsonObject {
 function mergeAllOf(node: JsonObject): JsonObject {
   const branches = node.allOf;
   if (!Array.isArray(branches)) return node;
-  const merged: JsonObject = { ...node };
+  // Prototype-free: keywords and property names below are the server's text.
+  const merged = dict(node);
   delete merged.allOf;
   const rest: Json[] = [];
   let nullOk = ownKeywordsAllowNull(node);
@@ -222,7 +234,7 @@ function mergeAllOf(node: JsonObject): JsonObject {
         !ANNOTATION_KEYWORDS.has(k) &&
         k !== "properties" &&
         k !== "nullable" &&
-        !INTERSECT[k] &&
+        !INTERSECT.has(k) &&
         !jsonEqual(merged[k], branch[k]),
     );
     if (clashes) {
@@ -235,7 +247,7 @@ function mergeAllOf(node: JsonObject): JsonObject {
       if (key === "nullable") continue; // decided below: an intersection allows null only if every part does
       if (current === undefined) merged[key] = value;
       else if (key === "properties" && isJsonObject(current) && isJsonObject(value)) {
-        const props: JsonObject = { ...current };
+        const props = dict(current);
         for (const [name, schema] of Object.entries(value)) {
           props[name] =
             props[name] === undefined || jsonEqual(props[name], schema)
@@ -243,8 +255,8 @@ function mergeAllOf(node: JsonObject): JsonObject {
               : { allOf: [props[name] as Json, schema] };
         }
         merged.properties = props;
-      } else if (!ANNOTATION_KEYWORDS.has(key) && INTERSECT[key]) {
-        const both = INTERSECT[key](current, value);
+      } else if (!ANNOTATION_KEYWORDS.has(key) && INTERSECT.has(key)) {
+        const both = INTERSECT.get(key)?.(current, value);
         if (both !== undefined) merged[key] = both;
       }
       // annotations: the parent's own text wins
@@ -348,7 +360,7 @@ export function normalize(schema: Json | undefined): Norm {
   node = mergeAllOf(numericBounds(node));
   const folded = foldNullBranches(node);
   node = folded.node;
-  const kw: JsonObject = { ...node };
+  const kw = dict(node);
   for (const k of ["type", "nullable", "enum", "const"]) delete kw[k];
 
   // types and nullability
@@ -411,8 +423,8 @@ export function normalize(schema: Json | undefined): Norm {
   }
   // draft-07 dependencies (array form) → dependentRequired
   if (isJsonObject(kw.dependencies)) {
-    const required: JsonObject = isJsonObject(kw.dependentRequired) ? { ...kw.dependentRequired } : {};
-    const schemas: JsonObject = isJsonObject(kw.dependentSchemas) ? { ...kw.dependentSchemas } : {};
+    const required = dict(isJsonObject(kw.dependentRequired) ? kw.dependentRequired : undefined);
+    const schemas = dict(isJsonObject(kw.dependentSchemas) ? kw.dependentSchemas : undefined);
     for (const [k, v] of Object.entries(kw.dependencies)) {
       if (Array.isArray(v)) required[k] = v;
       else schemas[k] = v;
@@ -428,25 +440,4 @@ export function normalize(schema: Json | undefined): Norm {
 export function allowsType(norm: Norm, type: JsonType): boolean {
   if (!norm.types) return true;
   return norm.types.has(type) || (type === "integer" && norm.types.has("number"));
-}
-
-/** Resolve a local JSON Pointer reference (#/$defs/X, #/definitions/X, #) against a root. */
-export function resolveRef(root: Json, ref: string): Json | undefined {
-  if (!ref.startsWith("#")) return undefined;
-  const pointer = ref.slice(1);
-  if (pointer === "") return root;
-  if (!pointer.startsWith("/")) return undefined;
-  let node: Json | undefined = root;
-  for (const raw of pointer.slice(1).split("/")) {
-    const segment = decodeURIComponent(raw).replace(/~1/g, "/").replace(/~0/g, "~");
-    if (Array.isArray(node)) node = node[Number(segment)];
-    else if (isJsonObject(node)) node = node[segment];
-    else return undefined;
-    if (node === undefined) return undefined;
-  }
-  return node;
-}
-
-export function escapePointer(segment: string): string {
-  return segment.replace(/~/g, "~0").replace(/\//g, "~1");
 }

@@ -1,14 +1,12 @@
 /**
  * `mcp-contract rules [ID]`: both rule catalogs (diff rules for check/diff, lint rules for
- * lint) in the terminal, as text, JSON and Markdown, always in step with src/diff/catalog.ts,
- * src/lint/catalog.ts and docs/rules.md.
+ * lint) in the terminal, as text, JSON and Markdown, always in step with the rule registry
+ * (src/rules/) and docs/rules.md.
  */
 import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { RULES, type Rule } from "../../src/diff/catalog.ts";
-import { LINT_RULES } from "../../src/lint/catalog.ts";
-import type { LintRule } from "../../src/lint/model.ts";
+import { diffRule, LINT_RULES, lintRule, DIFF_RULES as RULES } from "../../src/rules/registry.ts";
 import { expectCleanFailure, ROOT, runCli } from "./e2e-helpers.ts";
 
 describe("rules", () => {
@@ -69,7 +67,7 @@ describe("rules", () => {
     const result = await runCli(["rules", "required-added"]);
     expect(result.code).toBe(0);
     expect(result.stderr).toBe("");
-    const rule = RULES.find((r) => r.id === "required-added") as Rule;
+    const rule = diffRule("required-added");
     expect(result.stdout.startsWith("required-added (JSON Schema changes")).toBe(true);
     expect(result.stdout).toContain("A property became required.");
     expect(result.stdout).toContain("Severity: breaking on input, minor on output.");
@@ -90,7 +88,7 @@ describe("rules", () => {
       runCli(["rules", "hidden-instructions", "--format", "json"]),
       runCli(["rules", "hidden-instructions", "--format", "markdown"]),
     ]);
-    const rule = LINT_RULES.find((r) => r.id === "hidden-instructions") as LintRule;
+    const rule = lintRule("hidden-instructions");
     expect(text.code).toBe(0);
     expect(text.stderr).toBe("");
     expect(text.stdout.startsWith("hidden-instructions (lint: Security: tool poisoning)")).toBe(true);
@@ -102,8 +100,7 @@ describe("rules", () => {
       'Reported by `mcp-contract lint`; change its level or turn it off in the policy file (`"rules": {"hidden-instructions": "warning"}`) or with `--disable hidden-instructions`.',
     );
     expect(json.code).toBe(0);
-    const { check: _check, ...data } = rule;
-    expect(JSON.parse(json.stdout)).toEqual({ catalog: "lint", ...data });
+    expect(JSON.parse(json.stdout)).toEqual({ ...rule });
     expect(Object.keys(JSON.parse(json.stdout))[0]).toBe("catalog");
     expect(markdown.code).toBe(0);
     expect(markdown.stdout).toContain("### hidden-instructions");
@@ -169,19 +166,13 @@ describe("rules", () => {
     ]);
     expect(all.code).toBe(0);
     const parsed = JSON.parse(all.stdout) as Record<string, unknown>[];
-    const expected = [
-      ...RULES.map((rule) => ({ catalog: "diff", ...rule })),
-      ...LINT_RULES.map(({ check: _check, ...rule }) => ({ catalog: "lint", ...rule })),
-    ];
+    const expected = [...RULES.map((rule) => ({ ...rule })), ...LINT_RULES.map((rule) => ({ ...rule }))];
     expect(parsed).toEqual(expected);
     expect(new Set(parsed.map((r) => r.id)).size).toBe(parsed.length);
     for (const entry of parsed) expect(Object.keys(entry)[0]).toBe("catalog");
     expect(all.stdout).not.toContain('"check"');
     expect(one.code).toBe(0);
-    expect(JSON.parse(one.stdout)).toEqual({
-      catalog: "diff",
-      ...(RULES.find((r) => r.id === "enum-value-added") as Rule),
-    });
+    expect(JSON.parse(one.stdout)).toEqual({ ...diffRule("enum-value-added") });
     expect(JSON.parse(one.stdout)).toMatchObject({ id: "enum-value-added", input: "minor", output: "breaking" });
     expect(lintOnly.code).toBe(0);
     expect(JSON.parse(lintOnly.stdout)).toEqual(expected.filter((r) => r.catalog === "lint"));

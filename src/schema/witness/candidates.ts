@@ -4,6 +4,7 @@
  * broad sweep. The local checks only order them; the validator decides.
  */
 import { isJsonObject, type Json, type JsonObject } from "../../contract/model.ts";
+import { dict } from "../dict.ts";
 import { declared, type Embedder, extraKey, type Mode } from "./embed.ts";
 import {
   ALPHABET,
@@ -261,12 +262,12 @@ function objectCandidates(L: Leaf): Cand[] {
     extra.push({ ...base, [key]: v });
   // everything optional at once, then more than the rejecting side's maxProperties
   const sized: Json[] = [];
-  const all: JsonObject = { ...base };
+  const all = dict(base);
   for (const name of accProps) if (!Object.hasOwn(all, name)) all[name] = valuesFor(name)[0] ?? null;
   sized.push(all);
   const maxR = Math.max(...L.rejAlts.map((a) => num(a.maxProperties) ?? -1));
   if (maxR >= 0 && maxR < MAX_LENGTH) {
-    const big: JsonObject = { ...all };
+    const big = dict(all);
     for (let i = 0; Object.keys(big).length <= maxR && i < maxR + 10; i++) {
       const k = `p${i}`;
       if (!Object.hasOwn(big, k) && declaresOrAllows(eA, k)) {

@@ -4,6 +4,7 @@
  * The mode chooses whose requirements that filler meets (see Embedder.context).
  */
 import { isJsonObject, type Json, type JsonObject } from "../../contract/model.ts";
+import { dict } from "../dict.ts";
 import { arrayShape, gen, objectInstance } from "./instances.ts";
 import { type Cand, deepEqual, MAX_LENGTH, num, OMIT, strings, without } from "./json.ts";
 import { matches, propertySchema, type Side } from "./merge.ts";
@@ -94,7 +95,7 @@ export class Embedder {
       if (v === OMIT && step.k !== "prop") return undefined;
       switch (step.k) {
         case "prop": {
-          const out: JsonObject = { ...this.frameContext(i, mode, step.name) };
+          const out = dict(this.frameContext(i, mode, step.name));
           if (v !== OMIT) out[step.name] = v;
           v = out;
           break;

@@ -4,6 +4,7 @@
  * fill the instance around a leaf and seed leaf candidates, and ajv checks the result.
  */
 import { isJsonObject, type Json, type JsonObject } from "../../contract/model.ts";
+import { dict } from "../dict.ts";
 import {
   codeLength,
   dedupe,
@@ -269,7 +270,7 @@ export function objectInstance(
   extraRequired: readonly { name: string; schema: Json; side: Side }[] = [],
   preferOther = false,
 ): JsonObject | undefined {
-  const o: JsonObject = {};
+  const o = dict(); // prototype-free: a property may be named __proto__
   const fill = (name: string): boolean => {
     if (omit.has(name) || Object.hasOwn(o, name)) return true;
     const other = extraRequired.find((e) => e.name === name);

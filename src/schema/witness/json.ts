@@ -1,9 +1,11 @@
 /**
  * Small JSON helpers and the limits the generator modules share: equality, dedupe, JSON
- * Pointer and local $ref resolution, and OMIT, the leaf candidate "leave this property out".
- * It imports nothing else from witness/, so every other module can build on it.
+ * Pointer and local $ref resolution (through the one resolver, ../ref.ts), and OMIT, the leaf
+ * candidate "leave this property out". It imports nothing else from witness/, so every other
+ * module can build on it.
  */
-import { isJsonObject, type Json, type JsonObject } from "../../contract/model.ts";
+import type { Json, JsonObject } from "../../contract/model.ts";
+import { decodeFragment, parsePointer, resolveRef as resolveSchemaRef } from "../ref.ts";
 
 /** Deepest schema nesting followed while building instances; also the $ref expansion limit. */
 export const MAX_DEPTH = 32;
@@ -59,43 +61,15 @@ export const codeLength = (s: string): number => {
   return n;
 };
 
+/** A change path (a JSON Pointer, or a `#` fragment) as segments, read by the one resolver (../ref.ts). */
 export function decodePointer(path: string): string[] | undefined {
-  let p = path;
-  if (p.startsWith("#")) {
-    try {
-      p = decodeURIComponent(p.slice(1));
-    } catch {
-      return undefined;
-    }
-  }
-  if (p === "") return [];
-  if (!p.startsWith("/")) return undefined;
-  return p
-    .slice(1)
-    .split("/")
-    .map((s) => s.replace(/~1/g, "/").replace(/~0/g, "~"));
+  const pointer = path.startsWith("#") ? decodeFragment(path.slice(1)) : path;
+  return pointer === undefined ? undefined : parsePointer(pointer);
 }
 
+/** A reference inside `root`, also in the form `<root $id>#…`, as the validator resolves it. */
 export function resolveRef(root: Json, ref: string): Json | undefined {
-  let r = ref;
-  const hash = r.indexOf("#");
-  if (hash > 0) {
-    // "base.json#/$defs/x" where base is the root's own $id
-    const id = isJsonObject(root) && typeof root.$id === "string" ? root.$id.replace(/#$/, "") : undefined;
-    if (id === undefined || !(r.slice(0, hash) === id || id.endsWith(`/${r.slice(0, hash)}`))) return undefined;
-    r = r.slice(hash);
-  }
-  if (!r.startsWith("#")) return undefined;
-  const segments = decodePointer(r);
-  if (!segments) return undefined;
-  let node: Json | undefined = root;
-  for (const segment of segments) {
-    if (Array.isArray(node)) node = node[Number(segment)];
-    else if (isJsonObject(node)) node = Object.hasOwn(node, segment) ? node[segment] : undefined;
-    else return undefined;
-    if (node === undefined) return undefined;
-  }
-  return node;
+  return resolveSchemaRef(root, ref, { ownId: true });
 }
 
 export function refOf(node: JsonObject): string | undefined {

@@ -5,6 +5,7 @@
  * one root's memoized flattening and the generator's budget for a call.
  */
 import { isJsonObject, type Json, type JsonObject } from "../../contract/model.ts";
+import { dict } from "../dict.ts";
 import { deepEqual, GEN_BUDGET, MAX_DEPTH, PATTERNS, refOf, resolveRef, strings, without } from "./json.ts";
 
 export const TYPE_NAMES = ["null", "boolean", "object", "array", "number", "integer", "string"] as const;
@@ -36,7 +37,8 @@ export function merge(a: Json | undefined, b: Json | undefined): Json {
   const B = isJsonObject(b) ? b : {};
   if (Object.keys(B).length === 0) return A;
   if (Object.keys(A).length === 0) return B;
-  const r: JsonObject = { ...A };
+  // Prototype-free: keywords and property names are the server's text (`__proto__` included).
+  const r = dict(A);
   for (const [k, v] of Object.entries(B)) {
     const cur = r[k];
     if (cur === undefined) {
@@ -52,7 +54,7 @@ export function merge(a: Json | undefined, b: Json | undefined): Json {
       case "patternProperties":
       case "dependentSchemas":
         if (isJsonObject(cur) && isJsonObject(v)) {
-          const map: JsonObject = { ...cur };
+          const map = dict(cur);
           for (const [name, s] of Object.entries(v)) {
             const existing = map[name];
             map[name] = existing === undefined ? s : { allOf: [existing, s] };

@@ -3,9 +3,10 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Contract } from "../../../src/contract/model.ts";
 import { buildChanges, type ChangeSpec } from "../../../src/diff/change.ts";
-import { diffContracts } from "../../../src/diff/diff.ts";
 import { fnv1a64 } from "../../../src/diff/fingerprint.ts";
 import { mapSchemaChanges, schemaLocation } from "../../../src/diff/tools.ts";
+import { compareSurfaces } from "../../../src/policy/compare.ts";
+import type { SchemaChange } from "../../../src/schema/compare/index.ts";
 import { contract, prompt, resource, reverseKeys, summary, template, tool } from "./helpers.ts";
 
 const ROOT = join(import.meta.dir, "../../..");
@@ -36,8 +37,8 @@ function drifted(): Contract {
 
 describe("diffContracts", () => {
   test("identical contracts give no changes", () => {
-    expect(diffContracts(weather(), weather())).toEqual([]);
-    expect(diffContracts(contract(), contract())).toEqual([]);
+    expect(compareSurfaces(weather(), weather())).toEqual([]);
+    expect(compareSurfaces(contract(), contract())).toEqual([]);
   });
 
   test("key order and item order do not matter", () => {
@@ -53,14 +54,14 @@ describe("diffContracts", () => {
         prompts: [...r.prompts].reverse(),
       };
     };
-    const expected = diffContracts(oldC, newC);
+    const expected = compareSurfaces(oldC, newC);
     expect(expected.length).toBeGreaterThan(10);
-    expect(JSON.stringify(diffContracts(shuffled(oldC), shuffled(newC)))).toBe(JSON.stringify(expected));
-    expect(diffContracts(shuffled(oldC), oldC)).toEqual([]);
+    expect(JSON.stringify(compareSurfaces(shuffled(oldC), shuffled(newC)))).toBe(JSON.stringify(expected));
+    expect(compareSurfaces(shuffled(oldC), oldC)).toEqual([]);
   });
 
   test("changes are sorted by target kind, target name, path, rule", () => {
-    const changes = diffContracts(weather(), drifted());
+    const changes = compareSurfaces(weather(), drifted());
     const kinds = ["tool", "resource", "resourceTemplate", "prompt", "server"];
     const keys = changes.map((c) => [kinds.indexOf(c.target.kind), c.target.name, c.path, c.rule] as const);
     const sorted = [...keys].sort(
@@ -75,7 +76,7 @@ describe("diffContracts", () => {
   });
 
   test("a realistic drift of the weather example (openWorldHint true → absent is no change)", () => {
-    const changes = diffContracts(weather(), drifted());
+    const changes = compareSurfaces(weather(), drifted());
     expect(changes.map((c) => c.message)).toEqual([
       'tool "get_forecast": no longer read-only (readOnlyHint true → absent)',
       'tool "get_forecast": description changed from "Get the daily weather forecast for a city, up to 7 days ahe…" to "Daily forecast"',
@@ -96,14 +97,14 @@ describe("diffContracts", () => {
   test("a tool listed twice: the first is compared, the rest ignored", () => {
     const oldC = contract({ tools: [tool("a", { description: "one" }), tool("a", { description: "two" })] });
     const newC = contract({ tools: [tool("a", { description: "one" })] });
-    expect(diffContracts(oldC, newC)).toEqual([]);
-    expect(diffContracts(newC, oldC)).toEqual([]);
+    expect(compareSurfaces(oldC, newC)).toEqual([]);
+    expect(compareSurfaces(newC, oldC)).toEqual([]);
   });
 });
 
 describe("annotation defaults", () => {
   const diffHints = (a: Record<string, boolean>, b: Record<string, boolean>) =>
-    diffContracts(
+    compareSurfaces(
       contract({ tools: [tool("t", { annotations: a })] }),
       contract({ tools: [tool("t", { annotations: b })] }),
     ).map((c) => c.rule);
@@ -127,13 +128,13 @@ describe("annotation defaults", () => {
 
   test("absent annotations equal an empty annotations object", () => {
     expect(
-      diffContracts(contract({ tools: [tool("t")] }), contract({ tools: [tool("t", { annotations: {} })] })),
+      compareSurfaces(contract({ tools: [tool("t")] }), contract({ tools: [tool("t", { annotations: {} })] })),
     ).toEqual([]);
   });
 
   test("{readOnlyHint: true} → {} is no longer read-only, and its note says it is now destructive", () => {
     expect(diffHints({ readOnlyHint: true }, {})).toEqual(["tool-no-longer-read-only"]);
-    const [change] = diffContracts(
+    const [change] = compareSurfaces(
       contract({ tools: [tool("t", { annotations: { readOnlyHint: true } })] }),
       contract({ tools: [tool("t")] }),
     );
@@ -153,7 +154,7 @@ describe("annotation defaults", () => {
   });
 
   test("the note explains which defaults decided the verdict", () => {
-    const [change] = diffContracts(
+    const [change] = compareSurfaces(
       contract({ tools: [tool("t", { annotations: { destructiveHint: false } })] }),
       contract({ tools: [tool("t")] }),
     );
@@ -171,21 +172,21 @@ describe("annotation defaults", () => {
 
 describe("fingerprints", () => {
   test("hash rule|kind|name|direction|path with FNV-1a 64", () => {
-    const [change] = diffContracts(contract({ tools: [tool("a")] }), contract());
+    const [change] = compareSurfaces(contract({ tools: [tool("a")] }), contract());
     expect(change!.fingerprint).toBe(fnv1a64("tool-removed|tool|a||"));
     expect(change!.fingerprint).toMatch(/^[0-9a-f]{16}$/);
   });
 
   test("are stable across runs and distinct within a diff", () => {
-    const first = diffContracts(weather(), drifted());
-    const second = diffContracts(weather(), drifted());
+    const first = compareSurfaces(weather(), drifted());
+    const second = compareSurfaces(weather(), drifted());
     expect(second.map((c) => c.fingerprint)).toEqual(first.map((c) => c.fingerprint));
     expect(new Set(first.map((c) => c.fingerprint)).size).toBe(first.length);
   });
 
   test("do not depend on before/after values or messages", () => {
     const at = (version: string) =>
-      diffContracts(contract({ server: { name: "s", version: "1" } }), contract({ server: { name: "s", version } }));
+      compareSurfaces(contract({ server: { name: "s", version: "1" } }), contract({ server: { name: "s", version } }));
     expect(at("2")[0]!.fingerprint).toBe(at("3")[0]!.fingerprint);
   });
 
@@ -204,7 +205,7 @@ describe("fingerprints", () => {
   });
 
   test("template variables each get their own fingerprint", () => {
-    const changes = diffContracts(
+    const changes = compareSurfaces(
       contract({ resourceTemplates: [template("a://{x}", "a")] }),
       contract({ resourceTemplates: [template("a://{x}/{y}/{z}", "a")] }),
     );
@@ -221,7 +222,7 @@ describe("rename hints", () => {
   };
 
   test("a removed tool with the same inputSchema as an added one", () => {
-    const changes = diffContracts(
+    const changes = compareSurfaces(
       contract({ tools: [tool("set_alert", { inputSchema: schema })] }),
       contract({
         tools: [tool("create_notification", { inputSchema: { ...schema, required: ["condition", "city"] } })],
@@ -234,7 +235,7 @@ describe("rename hints", () => {
   });
 
   test("a removed tool with a similar name", () => {
-    const changes = diffContracts(
+    const changes = compareSurfaces(
       contract({ tools: [tool("get-forecast"), tool("zap")] }),
       contract({ tools: [tool("get_forecasts"), tool("delete_everything")] }),
     );
@@ -245,14 +246,14 @@ describe("rename hints", () => {
   });
 
   test("no hint from an empty inputSchema shared by unrelated tools", () => {
-    const changes = diffContracts(contract({ tools: [tool("list_all")] }), contract({ tools: [tool("get_status")] }));
+    const changes = compareSurfaces(contract({ tools: [tool("list_all")] }), contract({ tools: [tool("get_status")] }));
     const removal = changes.find((c) => c.rule === "tool-removed");
     expect(removal!.renamedTo).toBeUndefined();
     expect(removal!.message).toBe('tool "list_all": removed');
   });
 
   test("each added tool is suggested for one removed tool at most", () => {
-    const changes = diffContracts(
+    const changes = compareSurfaces(
       contract({ tools: [tool("fetch_item"), tool("fetch_items")] }),
       contract({ tools: [tool("fetch_itemz")] }),
     );
@@ -261,7 +262,7 @@ describe("rename hints", () => {
   });
 
   test("prompts, resources and templates", () => {
-    const changes = diffContracts(
+    const changes = compareSurfaces(
       contract({
         prompts: [prompt("packing_list")],
         resources: [resource("file:///docs/readme.md", { name: "readme" })],
@@ -284,7 +285,7 @@ describe("rename hints", () => {
 
 describe("resource templates", () => {
   test("a changed uriTemplate with the same name is the same template, changed", () => {
-    const changes = diffContracts(
+    const changes = compareSurfaces(
       contract({
         resourceTemplates: [template("w://city/{city}/{day}", "forecast", { mimeType: "application/json" })],
       }),
@@ -303,7 +304,7 @@ describe("resource templates", () => {
   });
 
   test("modifiers and operators change the shape, not the variables", () => {
-    const changes = diffContracts(
+    const changes = compareSurfaces(
       contract({ resourceTemplates: [template("file:///{path}", "file")] }),
       contract({ resourceTemplates: [template("file:///{+path*}", "file")] }),
     );
@@ -311,7 +312,7 @@ describe("resource templates", () => {
   });
 
   test("templates with different names are removed and added", () => {
-    const changes = diffContracts(
+    const changes = compareSurfaces(
       contract({ resourceTemplates: [template("w://{a}", "one")] }),
       contract({ resourceTemplates: [template("x://{b}", "two")] }),
     );
@@ -323,7 +324,7 @@ describe("schema changes", () => {
   test.todo("schema changes inside inputSchema map to input-direction Changes");
 
   test("mapSchemaChanges: direction decides severity, paths are prefixed, messages say where", () => {
-    const sc = {
+    const sc: SchemaChange = {
       rule: "enum-value-added",
       path: "/properties/units/enum",
       after: "kelvin",
@@ -384,7 +385,7 @@ describe("schema changes", () => {
     };
     forecast.inputSchema.properties.units.enum = ["metric"];
     forecast.outputSchema.properties.days.items.properties.conditions.enum.push("hail");
-    const changes = diffContracts(oldC, newC).filter((c) => c.rule.startsWith("enum-"));
+    const changes = compareSurfaces(oldC, newC).filter((c) => c.rule.startsWith("enum-"));
     expect(changes.map((c) => [c.rule, c.severity, c.direction, c.path])).toEqual([
       ["enum-value-removed", "breaking", "input", "/inputSchema/properties/units/enum"],
       ["enum-value-added", "breaking", "output", "/outputSchema/properties/days/items/properties/conditions/enum"],

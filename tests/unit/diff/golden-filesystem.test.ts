@@ -8,8 +8,8 @@ import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseContract } from "../../../src/contract/read.ts";
-import { diffContracts } from "../../../src/diff/diff.ts";
 import { bumpFor } from "../../../src/diff/model.ts";
+import { compareSurfaces } from "../../../src/policy/compare.ts";
 
 const load = (version: string) => {
   const path = join(import.meta.dir, `../../fixtures/published/filesystem-${version}.contract.json`);
@@ -19,7 +19,7 @@ const load = (version: string) => {
 type Row = readonly [severity: string, rule: string, target: string, path: string];
 const sorted = (list: Row[]) => [...list].sort((x, y) => JSON.stringify(x).localeCompare(JSON.stringify(y)));
 const rows = (a: string, b: string): Row[] =>
-  sorted(diffContracts(load(a), load(b)).map((c) => [c.severity, c.rule, c.target.name, c.path] as const));
+  sorted(compareSurfaces(load(a), load(b)).map((c) => [c.severity, c.rule, c.target.name, c.path] as const));
 
 describe("server-filesystem 2025.3.28 → 2025.8.21", () => {
   test("only additions: a MINOR release", () => {
@@ -45,7 +45,7 @@ describe("server-filesystem 2025.3.28 → 2025.8.21", () => {
 });
 
 describe("server-filesystem 2025.8.21 → 2026.8.31", () => {
-  const changes = diffContracts(load("2025.8.21"), load("2026.8.31"));
+  const changes = compareSurfaces(load("2025.8.21"), load("2026.8.31"));
 
   test("one real break: read_multiple_files no longer accepts an empty list", () => {
     // paths gained minItems: 1. A caller passing [] was valid before and is rejected now;

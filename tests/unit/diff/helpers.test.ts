@@ -1,15 +1,16 @@
 import { describe, expect, test } from "bun:test";
-import { pointer, pointerToDotted, show } from "../../../src/diff/change.ts";
+import { pointer, pointerToDotted } from "../../../src/contract/pointer.ts";
+import { show } from "../../../src/diff/change.ts";
 import { fnv1a64 } from "../../../src/diff/fingerprint.ts";
 import {
   findRenames,
-  levenshtein,
   MAX_SIMILARITY_PAIRS,
   nameSimilarity,
   normalizeName,
   type RenameCandidate,
 } from "../../../src/diff/rename.ts";
 import { parseTemplateVariables, templateVariableNames } from "../../../src/diff/uri-template.ts";
+import { levenshtein } from "../../../src/util/text.ts";
 
 describe("fnv1a64", () => {
   test.each([

@@ -1,5 +1,6 @@
 import type { Contract, JsonObject, Prompt, Resource, ResourceTemplate, Tool } from "../../../src/contract/model.ts";
-import type { Change, Direction, Severity } from "../../../src/diff/model.ts";
+import type { Change, Direction } from "../../../src/diff/model.ts";
+import type { Severity } from "../../../src/rules/model.ts";
 
 export function contract(overrides: Partial<Contract> = {}): Contract {
   return {
@@ -31,7 +32,7 @@ export const prompt = (name: string, extra: JsonObject = {}): Prompt => ({ name,
 
 /** What a table row expects of one Change; message is a substring. */
 export interface Expected {
-  rule: string;
+  rule: Change["rule"];
   severity: Severity;
   direction?: Direction;
   path: string;

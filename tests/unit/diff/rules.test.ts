@@ -4,8 +4,8 @@
  */
 import { describe, expect, test } from "bun:test";
 import type { Contract } from "../../../src/contract/model.ts";
-import { RULES } from "../../../src/diff/catalog.ts";
-import { diffContracts } from "../../../src/diff/diff.ts";
+import { compareSurfaces } from "../../../src/policy/compare.ts";
+import { DIFF_RULES as RULES } from "../../../src/rules/registry.ts";
 import { contract, type Expected, prompt, resource, summary, template, tool } from "./helpers.ts";
 
 interface Row {
@@ -715,7 +715,7 @@ const GROUPS: [string, Row[]][] = [
 for (const [name, rows] of GROUPS) {
   describe(`surface rules: ${name}`, () => {
     test.each(rows.map((row) => [row.title, row] as const))("%s", (_title, row) => {
-      const changes = diffContracts(contract(row.old), contract(row.new));
+      const changes = compareSurfaces(contract(row.old), contract(row.new));
       expect(summary(changes)).toEqual(
         row.expected.map(({ rule, severity, direction, path }) => ({ rule, severity, direction, path })),
       );
@@ -729,7 +729,7 @@ for (const [name, rows] of GROUPS) {
 }
 
 describe("rule coverage", () => {
-  const emitted = new Set(GROUPS.flatMap(([, rows]) => rows.flatMap((row) => row.expected.map((e) => e.rule))));
+  const emitted = new Set<string>(GROUPS.flatMap(([, rows]) => rows.flatMap((row) => row.expected.map((e) => e.rule))));
 
   test("every tool, resource, template, prompt and server rule in the catalog is pinned by a row", () => {
     const surfaceRules = RULES.filter((r) => r.group !== "schema").map((r) => r.id);

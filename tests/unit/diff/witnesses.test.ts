@@ -4,8 +4,8 @@ import { join } from "node:path";
 import Ajv2020 from "ajv/dist/2020";
 import type { Contract, JsonObject } from "../../../src/contract/model.ts";
 import { parseContract } from "../../../src/contract/read.ts";
-import { diffContracts } from "../../../src/diff/diff.ts";
 import { attachWitnesses, MAX_WITNESSES } from "../../../src/diff/witnesses.ts";
+import { compareSurfaces } from "../../../src/policy/compare.ts";
 
 const weather = () =>
   parseContract(readFileSync(join(import.meta.dir, "../../../examples/weather.contract.json"), "utf8"), "weather");
@@ -22,7 +22,7 @@ describe("attachWitnesses", () => {
     const forecast = after.tools[0] as unknown as { inputSchema: any; outputSchema: any };
     forecast.inputSchema.properties.units.enum = ["metric"];
     forecast.outputSchema.properties.days.items.properties.conditions.enum.push("hail");
-    const changes = await attachWitnesses(diffContracts(before, after), before, after);
+    const changes = await attachWitnesses(compareSurfaces(before, after), before, after);
     const input = changes.find((c) => c.rule === "enum-value-removed");
     const output = changes.find((c) => c.rule === "enum-value-added");
     const oldTool = before.tools[0] as JsonObject;
@@ -39,7 +39,7 @@ describe("attachWitnesses", () => {
     (
       after.tools[0] as unknown as { inputSchema: { properties: { units: { enum: string[] } } } }
     ).inputSchema.properties.units.enum.push("kelvin");
-    const changes = await attachWitnesses(diffContracts(before, after), before, after);
+    const changes = await attachWitnesses(compareSurfaces(before, after), before, after);
     expect(changes.map((c) => [c.rule, c.witness])).toEqual([["enum-value-added", undefined]]);
   });
 
@@ -51,7 +51,7 @@ describe("attachWitnesses", () => {
     const many = MAX_WITNESSES + 20;
     const before = { ...weather(), tools: Array.from({ length: many }, (_, i) => tool(i, ["a", "b"])) } as Contract;
     const after = { ...weather(), tools: Array.from({ length: many }, (_, i) => tool(i, ["a"])) } as Contract;
-    const changes = await attachWitnesses(diffContracts(before, after), before, after);
+    const changes = await attachWitnesses(compareSurfaces(before, after), before, after);
     const witnessed = changes.map((c) => c.witness !== undefined);
     expect(witnessed.filter(Boolean).length).toBe(MAX_WITNESSES);
     expect(witnessed.slice(0, MAX_WITNESSES).every(Boolean)).toBe(true);

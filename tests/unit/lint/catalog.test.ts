@@ -2,9 +2,8 @@ import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseContract } from "../../../src/contract/read.ts";
-import { RULES } from "../../../src/diff/catalog.ts";
-import { LINT_RULES } from "../../../src/lint/catalog.ts";
 import { lintContract } from "../../../src/lint/lint.ts";
+import { LINT_RULES, DIFF_RULES as RULES } from "../../../src/rules/registry.ts";
 
 const weather = () =>
   parseContract(readFileSync(join(import.meta.dir, "../../../examples/weather.contract.json"), "utf8"), "weather");

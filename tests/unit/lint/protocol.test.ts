@@ -5,11 +5,19 @@
 import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import type { Contract, JsonObject } from "../../../src/contract/model.ts";
-import { DEFAULT_LINT_OPTIONS, type LintRule } from "../../../src/lint/model.ts";
-import { PROTOCOL_RULES, uriTemplateProblem } from "../../../src/lint/rules-protocol.ts";
-import { QUALITY_RULES } from "../../../src/lint/rules-quality.ts";
+import { DEFAULT_LINT_OPTIONS } from "../../../src/lint/model.ts";
+import { uriTemplateProblem } from "../../../src/lint/uri-template-syntax.ts";
 import { contract, prompt, resource, template, tool } from "../diff/helpers.ts";
-import { expectCompleteMetadata, expectFindings, expectPositiveAndNegativeRows } from "./rule-table.ts";
+import {
+  type CheckedRule,
+  checkedRules,
+  expectCompleteMetadata,
+  expectFindings,
+  expectPositiveAndNegativeRows,
+} from "./rule-table.ts";
+
+const PROTOCOL_RULES = checkedRules("protocol");
+const QUALITY_RULES = checkedRules("quality");
 
 interface Expected {
   kind?: string;
@@ -457,9 +465,9 @@ const ROWS: Row[] = [
   },
 ];
 
-const BY_ID = new Map(PROTOCOL_RULES.map((rule) => [rule.id, rule]));
+const BY_ID = new Map<string, CheckedRule>(PROTOCOL_RULES.map((rule) => [rule.id, rule]));
 
-function run(rule: LintRule, overrides: Partial<Contract>) {
+function run(rule: CheckedRule, overrides: Partial<Contract>) {
   return rule.check(contract(overrides), DEFAULT_LINT_OPTIONS);
 }
 

@@ -5,9 +5,17 @@
 import { describe, expect, test } from "bun:test";
 import type { Contract } from "../../../src/contract/model.ts";
 import { DEFAULT_LINT_OPTIONS, type LintOptions } from "../../../src/lint/model.ts";
-import { nameStyle, nameWords, QUALITY_RULES, toolListSize } from "../../../src/lint/rules-quality.ts";
+import { nameStyle, nameWords, toolListSize } from "../../../src/lint/rules-quality.ts";
 import { contract, prompt, tool } from "../diff/helpers.ts";
-import { expectCompleteMetadata, expectFindings, expectPositiveAndNegativeRows } from "./rule-table.ts";
+import {
+  type CheckedRule,
+  checkedRules,
+  expectCompleteMetadata,
+  expectFindings,
+  expectPositiveAndNegativeRows,
+} from "./rule-table.ts";
+
+const QUALITY_RULES = checkedRules("quality");
 
 interface Expected {
   kind?: string;
@@ -257,7 +265,7 @@ const ROWS: Row[] = [
   },
 ];
 
-const BY_ID = new Map(QUALITY_RULES.map((rule) => [rule.id, rule]));
+const BY_ID = new Map<string, CheckedRule>(QUALITY_RULES.map((rule) => [rule.id, rule]));
 
 describe("quality rules", () => {
   for (const row of ROWS) {

@@ -4,7 +4,22 @@
  * negative row per rule; complete, kebab-case, unique metadata).
  */
 import { expect } from "bun:test";
-import type { Finding, LintGroup, LintRule } from "../../../src/lint/model.ts";
+import { LINT_CHECKS } from "../../../src/lint/catalog.ts";
+import type { Finding, LintCheck } from "../../../src/lint/model.ts";
+import type { LintGroup, LintRule } from "../../../src/rules/model.ts";
+import { LINT_RULES, type LintRuleId } from "../../../src/rules/registry.ts";
+
+/** A lint rule's registry entry with its check, as the table-driven tests run it. */
+export type CheckedRule = LintRule & { id: LintRuleId; check: LintCheck };
+
+/** The rules of one lint group, in registry order, each with its check. */
+export function checkedRules(group: LintGroup): CheckedRule[] {
+  return LINT_RULES.filter((rule) => rule.group === group).map((rule) => ({
+    ...rule,
+    id: rule.id as LintRuleId,
+    check: LINT_CHECKS[rule.id as LintRuleId],
+  }));
+}
 
 export interface ExpectedFinding {
   path: string;

@@ -10,7 +10,11 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Contract, Json, Prompt, Resource, Tool } from "../../../src/contract/model.ts";
 import { DEFAULT_LINT_OPTIONS, type Finding } from "../../../src/lint/model.ts";
-import { SECURITY_RULES, surfaceTexts } from "../../../src/lint/rules-security.ts";
+import { surfaceTexts } from "../../../src/lint/rules-security.ts";
+import { checkedRules } from "./rule-table.ts";
+
+const SECURITY_RULES = checkedRules("security");
+
 import {
   charLabel,
   decodeTags,

@@ -7,6 +7,7 @@ import {
   todayUtc,
 } from "../../../src/policy/apply.ts";
 import { parsePolicy } from "../../../src/policy/policy.ts";
+import type { LintRuleId } from "../../../src/rules/registry.ts";
 import { change } from "./helpers.ts";
 
 const FILE = "mcp-contract.config.json";
@@ -176,7 +177,7 @@ describe("ignores", () => {
 
 describe("lint findings", () => {
   const TODAY = "2026-03-15";
-  const finding = (rule: string, level: "error" | "warning" | "info", name: string) => ({
+  const finding = (rule: LintRuleId, level: "error" | "warning" | "info", name: string) => ({
     rule,
     level,
     target: { kind: "tool" as const, name },

@@ -1,10 +1,13 @@
 /** Changes for the policy unit tests, without running the diff engine. */
-import type { Change, Direction, Severity, TargetKind } from "../../../src/diff/model.ts";
+import type { TargetKind } from "../../../src/contract/surface.ts";
+import type { Change, Direction } from "../../../src/diff/model.ts";
+import type { Severity } from "../../../src/rules/model.ts";
+import type { DiffRuleId } from "../../../src/rules/registry.ts";
 
 let counter = 0;
 
 export function change(
-  rule: string,
+  rule: DiffRuleId,
   severity: Severity,
   kind: TargetKind,
   name: string,

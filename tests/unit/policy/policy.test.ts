@@ -1,6 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { UsageError } from "../../../src/errors.ts";
-import { parsePolicy, parseTargetSelector, pathKey, suggest } from "../../../src/policy/policy.ts";
+import { parsePolicy, parseTargetSelector, pathKey } from "../../../src/policy/policy.ts";
+import { suggest } from "../../../src/util/text.ts";
 
 const FILE = "mcp-contract.config.json";
 

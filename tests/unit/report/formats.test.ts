@@ -89,7 +89,7 @@ describe("markdown", () => {
   });
 
   test("long lists are cut per severity, failing changes first, counts kept", () => {
-    const md = renderMarkdown(diff.report, { maxChangesPerSeverity: 2 });
+    const md = renderMarkdown(diff.report, { maxPerSection: 2 });
     expect(md).toContain("<summary>🔴 <strong>Breaking (13)</strong></summary>");
     expect(md).toContain("…and 11 more breaking changes, not listed here");
     const breaking = md.slice(md.indexOf("Breaking (13)"), md.indexOf("Minor (5)"));

@@ -6,8 +6,9 @@ import { describe, expect, test } from "bun:test";
 import fc from "fast-check";
 import { serializeContract } from "../../../src/contract/canonical.ts";
 import type { Json } from "../../../src/contract/model.ts";
+import { pointer, pointerSegments } from "../../../src/contract/pointer.ts";
 import type { Change } from "../../../src/diff/model.ts";
-import { formatPointer, JsonLocator, locateJsonPointer, parsePointer } from "../../../src/report/json-locations.ts";
+import { JsonLocator, locateJsonPointer } from "../../../src/report/json-locations.ts";
 import { ChangeLocator, displayPath, pathToUri, textualSegments } from "../../../src/report/locate.ts";
 import { BASELINE_PATH, baselineContract, CURRENT_PATH, CWD, currentContract } from "./report-fixtures.ts";
 
@@ -40,8 +41,8 @@ describe("locateJsonPointer", () => {
 
   test("pointer escapes: ~1 is '/', ~0 is '~'", () => {
     expect(locateJsonPointer(text, "/a/x~1y/~0k")).toMatchObject({ exact: true, key: { line: 4, column: 13 } });
-    expect(parsePointer("/a~1b/c~0d/~01")).toEqual(["a/b", "c~d", "~1"]);
-    expect(formatPointer(["a/b", "c~d", "~1"])).toBe("/a~1b/c~0d/~01");
+    expect(pointerSegments("/a~1b/c~0d/~01")).toEqual(["a/b", "c~d", "~1"]);
+    expect(pointer("", "a/b", "c~d", "~1")).toBe("/a~1b/c~0d/~01");
   });
 
   test("a pointer that does not exist stops at its deepest existing prefix", () => {
@@ -115,7 +116,7 @@ describe("locating changes in the lockfiles", () => {
     cwd: CWD,
   };
   const change = (kind: Change["target"]["kind"], name: string, path: string, rule = "x"): Change => ({
-    rule,
+    rule: rule as Change["rule"],
     severity: "breaking",
     target: { kind, name },
     path,

@@ -16,20 +16,20 @@ import type { Contract } from "../../../src/contract/model.ts";
 import { lintContract } from "../../../src/lint/lint.ts";
 import { DEFAULT_LINT_OPTIONS } from "../../../src/lint/model.ts";
 import { toolListSize } from "../../../src/lint/rules-quality.ts";
-import type { LintReportContext } from "../../../src/report/lint-formats.ts";
+import type { ReportContext } from "../../../src/report/context.ts";
 import {
   buildLintReport,
   fingerprintFindings,
   type LintFailOn,
   type LintReport,
   type ReportFinding,
-} from "../../../src/report/lint-model.ts";
-import { sideOf } from "../../../src/report/model.ts";
+  sideOf,
+} from "../../../src/report/model.ts";
 import { CWD, ROOT } from "./report-fixtures.ts";
 
 export interface LintScenario {
   report: LintReport;
-  context: LintReportContext;
+  context: ReportContext;
   /** The lockfile text the findings point into (also for a live scenario: what it would be). */
   text: string;
   contract: Contract;
@@ -70,7 +70,7 @@ export function publishedScenario(failOn: LintFailOn = "error", path = PUBLISHED
   const contract = JSON.parse(text) as Contract;
   return {
     report: report(contract, path, failOn),
-    context: { lockfile: { path: join(ROOT, path), text }, cwd: ROOT },
+    context: { current: { path: join(ROOT, path), text }, cwd: ROOT },
     text,
     contract,
   };
@@ -156,7 +156,7 @@ export function poisonedScenario(failOn: LintFailOn = "error"): LintScenario {
   const text = serializeContract(contract);
   return {
     report: withIgnore(report(contract, POISONED_PATH, failOn, LINT_NOTICES)),
-    context: { lockfile: { path: POISONED_PATH, text }, contract, cwd: CWD },
+    context: { current: { path: POISONED_PATH, text }, currentContract: contract, cwd: CWD },
     text,
     contract,
   };
@@ -167,7 +167,7 @@ export function livePoisonedScenario(failOn: LintFailOn = "error"): LintScenario
   const contract = poisonedContract();
   return {
     report: withIgnore(report(contract, "live node poison-server.js", failOn, LINT_NOTICES)),
-    context: { contract, cwd: CWD },
+    context: { currentContract: contract, cwd: CWD },
     text: serializeContract(contract),
     contract,
   };
@@ -196,7 +196,7 @@ export function cleanScenario(failOn: LintFailOn = "error"): LintScenario {
   const text = serializeContract(contract);
   return {
     report: report(contract, "mcp.contract.json", failOn),
-    context: { lockfile: { path: "/repo/mcp.contract.json", text }, contract, cwd: CWD },
+    context: { current: { path: "/repo/mcp.contract.json", text }, currentContract: contract, cwd: CWD },
     text,
     contract,
   };

@@ -11,16 +11,16 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import Ajv2020 from "ajv/dist/2020.js";
 import { XMLParser, XMLValidator } from "fast-xml-parser";
-import { FORMATS } from "../../../src/report/context.ts";
-import { type LintReportContext, renderLintReport } from "../../../src/report/lint-formats.ts";
-import { renderLintGithub } from "../../../src/report/lint-github.ts";
-import { LINT_REPORT_VERSION, renderLintJson } from "../../../src/report/lint-json.ts";
-import { renderLintJunit } from "../../../src/report/lint-junit.ts";
-import { renderLintMarkdown } from "../../../src/report/lint-markdown.ts";
-import { buildLintReport, type LintReport } from "../../../src/report/lint-model.ts";
-import { renderLintSarif } from "../../../src/report/lint-sarif.ts";
-import { findingMessage, lintVerdictLine, thousands, toolListLine } from "../../../src/report/lint-shared.ts";
-import { renderLintText } from "../../../src/report/lint-text.ts";
+import { FORMATS, type ReportContext } from "../../../src/report/context.ts";
+import { renderGithub } from "../../../src/report/github.ts";
+import { renderJson } from "../../../src/report/json.ts";
+import { renderJunit } from "../../../src/report/junit.ts";
+import { renderMarkdown } from "../../../src/report/markdown.ts";
+import { buildLintReport, LINT_REPORT_VERSION, type LintReport } from "../../../src/report/model.ts";
+import { renderReport } from "../../../src/report/render.ts";
+import { renderSarif } from "../../../src/report/sarif.ts";
+import { findingMessage, thousands, toolListLine, verdictLine } from "../../../src/report/shared.ts";
+import { renderText } from "../../../src/report/text.ts";
 import { VERSION } from "../../../src/version.ts";
 import { expectGolden } from "../../helpers/golden.ts";
 import {
@@ -47,22 +47,22 @@ function withFailOn(report: LintReport, failOn: LintReport["failOn"]): LintRepor
 
 describe("golden files", () => {
   test("text", () => {
-    expectGolden("lint-poisoned.txt", renderLintText(poisoned.report, { color: false }));
-    expectGolden("lint-published.txt", renderLintText(published.report, { color: false }));
+    expectGolden("lint-poisoned.txt", renderText(poisoned.report, { color: false }));
+    expectGolden("lint-published.txt", renderText(published.report, { color: false }));
   });
 
   test("markdown", () => {
-    expectGolden("lint-poisoned.md", renderLintMarkdown(poisoned.report));
-    expectGolden("lint-clean.md", renderLintMarkdown(clean.report));
+    expectGolden("lint-poisoned.md", renderMarkdown(poisoned.report));
+    expectGolden("lint-clean.md", renderMarkdown(clean.report));
   });
 
   test("junit", () => {
-    expectGolden("lint-poisoned.junit.xml", renderLintJunit(poisoned.report, poisoned.context));
+    expectGolden("lint-poisoned.junit.xml", renderJunit(poisoned.report, poisoned.context));
   });
 
   test("github", () => {
-    expectGolden("lint-poisoned.github.txt", renderLintGithub(poisoned.report, poisoned.context));
-    expectGolden("lint-live.github.txt", renderLintGithub(live.report, live.context));
+    expectGolden("lint-poisoned.github.txt", renderGithub(poisoned.report, poisoned.context));
+    expectGolden("lint-live.github.txt", renderGithub(live.report, live.context));
   });
 });
 
@@ -87,7 +87,7 @@ describe("the scenarios are what the tests assume", () => {
 });
 
 describe("text", () => {
-  const text = renderLintText(poisoned.report, { color: false });
+  const text = renderText(poisoned.report, { color: false });
 
   test("header, sections by level, one line per finding with its rule, the ignored one marked", () => {
     const lines = text.split("\n");
@@ -117,21 +117,21 @@ describe("text", () => {
   });
 
   test("verdicts: PASS, --fail-on never, lower thresholds, singular counts", () => {
-    const pass = renderLintText(published.report, { color: false });
+    const pass = renderText(published.report, { color: false });
     expect(pass).toContain(
       "\n0 errors, 4 warnings, 10 info\ntools/list ≈ 1,494 tokens for 11 tools (budget 10,000)\n✔ PASS: nothing at or above error (--fail-on error)\n",
     );
-    const never = renderLintText(withFailOn(poisoned.report, "never"), { color: false });
+    const never = renderText(withFailOn(poisoned.report, "never"), { color: false });
     expect(never).toContain("\n(--fail-on never: reporting only)\n");
     expect(never).not.toContain("FAIL");
     // The ignored warning never counts; the info counts from --fail-on info.
-    expect(renderLintText(withFailOn(poisoned.report, "warning"), { color: false })).toContain(
+    expect(renderText(withFailOn(poisoned.report, "warning"), { color: false })).toContain(
       "✖ FAIL: 7 findings at or above warning (--fail-on warning)\n",
     );
-    expect(renderLintText(withFailOn(published.report, "warning"), { color: false })).toContain(
+    expect(renderText(withFailOn(published.report, "warning"), { color: false })).toContain(
       "✖ FAIL: 4 findings at or above warning (--fail-on warning)\n",
     );
-    expect(renderLintText(withFailOn(poisoned.report, "info"), { color: false })).toContain(
+    expect(renderText(withFailOn(poisoned.report, "info"), { color: false })).toContain(
       "✖ FAIL: 8 findings at or above info (--fail-on info)\n",
     );
     const one = buildLintReport(
@@ -140,22 +140,22 @@ describe("text", () => {
       poisoned.report.toolList,
       "error",
     );
-    const oneText = renderLintText(one, { color: false });
+    const oneText = renderText(one, { color: false });
     expect(oneText).toContain("\n1 error, 0 warnings, 0 info\n");
     expect(oneText).toContain("✖ FAIL: 1 finding at or above error (--fail-on error)\n");
   });
 
   test("no findings: a check mark and the estimate", () => {
-    expect(renderLintText(clean.report, { color: false })).toBe(
+    expect(renderText(clean.report, { color: false })).toBe(
       "mcp-contract lint  mcp.contract.json (poison-demo 0.9.0)\n\n✔ no findings\ntools/list ≈ 64 tokens for 1 tool (budget 10,000)\n",
     );
-    expect(renderLintText({ ...clean.report, notices: ["n1"] }, { color: false })).toEndWith(
+    expect(renderText({ ...clean.report, notices: ["n1"] }, { color: false })).toEndWith(
       "(budget 10,000)\n\nnotice: n1\n",
     );
   });
 
   test("colour only when asked", () => {
-    const coloured = renderLintText(poisoned.report, { color: true });
+    const coloured = renderText(poisoned.report, { color: true });
     expect(coloured).toContain("\u001b[31m✖\u001b[0m");
     expect(coloured).toContain("\u001b[1;31mERROR (7)\u001b[0m");
     expect(coloured).toContain("\u001b[33m▲\u001b[0m");
@@ -204,8 +204,8 @@ describe("json", () => {
   };
 
   test("the documented shape, valid against docs/lint-report.schema.json", () => {
-    for (const scenario of [poisoned, live, published, clean]) parse(renderLintJson(scenario.report));
-    const doc = parse(renderLintJson(poisoned.report));
+    for (const scenario of [poisoned, live, published, clean]) parse(renderJson(scenario.report));
+    const doc = parse(renderJson(poisoned.report));
     expect(doc).toMatchObject({
       reportVersion: LINT_REPORT_VERSION,
       tool: { name: "mcp-contract", version: VERSION },
@@ -231,7 +231,7 @@ describe("json", () => {
   });
 
   test("findings carry group, evidence and fingerprint; exempt only where ignored", () => {
-    const doc = parse(renderLintJson(poisoned.report));
+    const doc = parse(renderJson(poisoned.report));
     expect(doc.findings).toHaveLength(9);
     expect(doc.findings.find((f) => f.rule === "embedded-url")).toMatchObject({
       level: "warning",
@@ -246,14 +246,14 @@ describe("json", () => {
       outliers: { fetch_report: "snake_case" },
     });
     const { evidence: _, ...bare } = poisoned.report.findings[0]!;
-    const without = parse(renderLintJson({ ...poisoned.report, findings: [bare] }));
+    const without = parse(renderJson({ ...poisoned.report, findings: [bare] }));
     expect(without.findings[0]).not.toHaveProperty("evidence");
     expect(without.findings[0]).not.toHaveProperty("exempt");
     expect(new Set(doc.findings.map((f) => f.fingerprint)).size).toBe(9);
   });
 
   test("the schema rejects what the report never produces", () => {
-    const doc = JSON.parse(renderLintJson(poisoned.report)) as Doc;
+    const doc = JSON.parse(renderJson(poisoned.report)) as Doc;
     for (const broken of [
       { ...doc, command: "check" },
       { ...doc, failOn: "breaking" },
@@ -267,7 +267,7 @@ describe("json", () => {
 });
 
 describe("markdown", () => {
-  const md = renderLintMarkdown(poisoned.report);
+  const md = renderMarkdown(poisoned.report);
   const rows = (text: string) => text.split("\n").filter((l) => l.startsWith("| ") && !l.startsWith("| ---"));
 
   test("verdict heading, summary table per level, estimate, sections open where findings fail", () => {
@@ -312,13 +312,13 @@ describe("markdown", () => {
   });
 
   test("verdicts: pass, --fail-on never, no findings", () => {
-    expect(renderLintMarkdown(published.report)).toStartWith("## ✅ mcp-contract lint: nothing at or above error\n");
-    expect(renderLintMarkdown(published.report)).toContain("| 🟡 warning | 4 | 0 | 0 |");
-    const never = renderLintMarkdown(withFailOn(poisoned.report, "never"));
+    expect(renderMarkdown(published.report)).toStartWith("## ✅ mcp-contract lint: nothing at or above error\n");
+    expect(renderMarkdown(published.report)).toContain("| 🟡 warning | 4 | 0 | 0 |");
+    const never = renderMarkdown(withFailOn(poisoned.report, "never"));
     expect(never).toStartWith("## ✅ mcp-contract lint: reporting only\n");
     expect(never).toContain("Reporting only (`--fail-on never`).");
     expect(never).not.toContain("<details open>");
-    const none = renderLintMarkdown(clean.report);
+    const none = renderMarkdown(clean.report);
     expect(none).toStartWith("## ✅ mcp-contract lint: no findings\n");
     expect(none).toContain("No findings.\n\ntools/list ≈ 64 tokens for 1 tool (budget 10,000).\n");
     expect(none).not.toContain("<details");
@@ -326,10 +326,7 @@ describe("markdown", () => {
 
   test("long lists are cut per level, failing findings first, counts kept", () => {
     const warning = withFailOn(published.report, "warning");
-    const cut = renderLintMarkdown(
-      { ...warning, findings: [...warning.findings].reverse() },
-      { maxFindingsPerLevel: 3 },
-    );
+    const cut = renderMarkdown({ ...warning, findings: [...warning.findings].reverse() }, { maxPerSection: 3 });
     expect(cut).toContain("<summary>⚪ <strong>Info (10)</strong></summary>");
     expect(cut).toContain("…and 7 more info findings, not listed here");
     expect(cut).toContain("…and 1 more warning finding, not listed here");
@@ -340,8 +337,8 @@ describe("markdown", () => {
     const firstIgnored = poisoned.report.findings.map((f, i) =>
       i === 0 ? { ...f, exempt: { kind: "ignored" as const, reason: "r" } } : f,
     );
-    const mixed = renderLintMarkdown(buildLintReport(subject, firstIgnored, toolList, "error"), {
-      maxFindingsPerLevel: 1,
+    const mixed = renderMarkdown(buildLintReport(subject, firstIgnored, toolList, "error"), {
+      maxPerSection: 1,
     });
     const errors = mixed.slice(mixed.indexOf("Errors (7)"), mixed.indexOf("Warnings (1)"));
     expect(
@@ -384,7 +381,7 @@ describe("junit", () => {
   }
 
   test("one test case per item of the surface and the server; failures typed by rule; counts match", () => {
-    const suite = parse(renderLintJunit(poisoned.report, poisoned.context));
+    const suite = parse(renderJunit(poisoned.report, poisoned.context));
     expect(suite.testcase.map((c) => `${c.classname}:${c.name}`)).toEqual([
       "tool:add",
       "tool:fetch_report",
@@ -428,7 +425,7 @@ describe("junit", () => {
   });
 
   test("properties: subject, threshold, verdict, estimate, notices", () => {
-    const suite = parse(renderLintJunit(poisoned.report, poisoned.context));
+    const suite = parse(renderJunit(poisoned.report, poisoned.context));
     expect(Object.fromEntries(suite.properties.property.map((p) => [p.name, p.value]))).toEqual({
       command: "lint",
       subject: "/repo/contracts/poisoned.contract.json",
@@ -441,7 +438,7 @@ describe("junit", () => {
   });
 
   test("an item whose only would-be failures are ignored is skipped", () => {
-    const suite = parse(renderLintJunit(withFailOn(poisoned.report, "warning"), poisoned.context));
+    const suite = parse(renderJunit(withFailOn(poisoned.report, "warning"), poisoned.context));
     const fetch = suite.testcase.find((c) => c.name === "fetch_report")!;
     expect(fetch.skipped?.message).toBe(`ignored: ${IGNORE_REASON}`);
     expect(fetch.failure).toBeUndefined();
@@ -450,7 +447,7 @@ describe("junit", () => {
   });
 
   test("hostile names and messages survive a real parser intact", () => {
-    const suite = parse(renderLintJunit(poisoned.report, poisoned.context));
+    const suite = parse(renderJunit(poisoned.report, poisoned.context));
     const hostile = suite.testcase.find((c) => c.name === HOSTILE_NAME)!;
     expect(hostile.failure?.[0]?.type).toBe("tool-name-invalid");
     const finding = poisoned.report.findings.find((f) => f.target.name === HOSTILE_NAME)!;
@@ -459,33 +456,33 @@ describe("junit", () => {
   });
 
   test("published capture: every tool passes at error, fails at warning; thresholds move failures", () => {
-    const suite = parse(renderLintJunit(published.report, published.context));
+    const suite = parse(renderJunit(published.report, published.context));
     expect(suite.tests).toBe("12");
     expect(suite.failures).toBe("0");
     expect(suite.testcase.find((c) => c.classname === "server")?.name).toBe("secure-filesystem-server");
-    const warning = parse(renderLintJunit(withFailOn(published.report, "warning"), published.context));
+    const warning = parse(renderJunit(withFailOn(published.report, "warning"), published.context));
     expect(warning.testcase.filter((c) => c.failure).map((c) => c.name)).toEqual([
       "create_directory",
       "edit_file",
       "move_file",
       "write_file",
     ]);
-    const info = parse(renderLintJunit(withFailOn(published.report, "info"), published.context));
+    const info = parse(renderJunit(withFailOn(published.report, "info"), published.context));
     expect(info.failures).toBe("10");
   });
 
   test("without a surface the items come from the findings; a clean surface is all passing tests", () => {
-    const suite = parse(renderLintJunit(poisoned.report));
+    const suite = parse(renderJunit(poisoned.report));
     expect(suite.testcase.map((c) => c.name)).not.toContain("file:///notes.txt");
     expect(suite.testcase.find((c) => c.classname === "server")?.name).toBe("poison-demo");
-    const none = parse(renderLintJunit(clean.report, clean.context));
+    const none = parse(renderJunit(clean.report, clean.context));
     expect(none.testcase.map((c) => `${c.classname}:${c.name}`)).toEqual(["tool:get_weather", "server:poison-demo"]);
     expect(none.failures).toBe("0");
   });
 });
 
 describe("github", () => {
-  const lines = renderLintGithub(poisoned.report, poisoned.context).trimEnd().split("\n");
+  const lines = renderGithub(poisoned.report, poisoned.context).trimEnd().split("\n");
   const line = (rule: string) => lines.find((l) => l.includes(`title=${rule}::`)) ?? "";
 
   test("one command per finding on its lockfile line, then notices, then the summary", () => {
@@ -518,40 +515,40 @@ describe("github", () => {
   });
 
   test("below the threshold: warnings and notices; --fail-on never; a live server has no file", () => {
-    const never = renderLintGithub(withFailOn(poisoned.report, "never"), poisoned.context).trimEnd().split("\n");
+    const never = renderGithub(withFailOn(poisoned.report, "never"), poisoned.context).trimEnd().split("\n");
     expect(never.filter((l) => l.startsWith("::error"))).toEqual([]);
     expect(never.filter((l) => l.startsWith("::warning") && l.includes("title=hidden-instructions"))).toHaveLength(1);
     expect(never.at(-1)).toStartWith("mcp-contract lint: reporting only (--fail-on never) · 7 errors");
-    const published_ = renderLintGithub(published.report, published.context).trimEnd().split("\n");
+    const published_ = renderGithub(published.report, published.context).trimEnd().split("\n");
     expect(published_.filter((l) => l.startsWith("::warning file=tests/fixtures/published/"))).toHaveLength(4);
     expect(published_.filter((l) => l.startsWith("::notice file=tests/fixtures/published/"))).toHaveLength(10);
-    const liveLines = renderLintGithub(live.report, live.context).trimEnd().split("\n");
+    const liveLines = renderGithub(live.report, live.context).trimEnd().split("\n");
     expect(liveLines[0]).toMatch(/^::error title=tool-name-invalid::/);
     expect(liveLines.filter((l) => l.includes("file="))).toEqual([]);
-    expect(renderLintGithub(clean.report, clean.context)).toBe(
+    expect(renderGithub(clean.report, clean.context)).toBe(
       "mcp-contract lint: no findings · tools/list ≈ 64 tokens for 1 tool (budget 10,000)\n",
     );
   });
 });
 
-describe("renderLintReport", () => {
+describe("renderReport", () => {
   test("the same format names as check's; each renders its format", () => {
-    const context: LintReportContext = poisoned.context;
+    const context: ReportContext = poisoned.context;
     const { report } = poisoned;
     // One list of format names serves check, diff and lint: lint renders every one.
-    for (const format of FORMATS) expect(renderLintReport(report, format, context, false).length).toBeGreaterThan(0);
-    expect(renderLintReport(report, "text", context, false)).toBe(renderLintText(report, { color: false }));
-    expect(renderLintReport(report, "text", context, true)).toBe(renderLintText(report, { color: true }));
-    expect(renderLintReport(report, "json", context, false)).toBe(renderLintJson(report));
-    expect(renderLintReport(report, "sarif", context, false)).toBe(renderLintSarif(report, context));
-    expect(renderLintReport(report, "markdown", context, false)).toBe(renderLintMarkdown(report));
-    expect(renderLintReport(report, "junit", context, false)).toBe(renderLintJunit(report, context));
-    expect(renderLintReport(report, "github", context, false)).toBe(renderLintGithub(report, context));
+    for (const format of FORMATS) expect(renderReport(report, format, context, false).length).toBeGreaterThan(0);
+    expect(renderReport(report, "text", context, false)).toBe(renderText(report, { color: false }));
+    expect(renderReport(report, "text", context, true)).toBe(renderText(report, { color: true }));
+    expect(renderReport(report, "json", context, false)).toBe(renderJson(report));
+    expect(renderReport(report, "sarif", context, false)).toBe(renderSarif(report, context));
+    expect(renderReport(report, "markdown", context, false)).toBe(renderMarkdown(report));
+    expect(renderReport(report, "junit", context, false)).toBe(renderJunit(report, context));
+    expect(renderReport(report, "github", context, false)).toBe(renderGithub(report, context));
   });
 
   test("the verdict line every format shares", () => {
-    expect(lintVerdictLine(poisoned.report)).toBe("FAIL: 7 findings at or above error (--fail-on error)");
-    expect(lintVerdictLine(published.report)).toBe("PASS: nothing at or above error (--fail-on error)");
-    expect(lintVerdictLine(withFailOn(published.report, "never"))).toBe("reporting only (--fail-on never)");
+    expect(verdictLine(poisoned.report)).toBe("FAIL: 7 findings at or above error (--fail-on error)");
+    expect(verdictLine(published.report)).toBe("PASS: nothing at or above error (--fail-on error)");
+    expect(verdictLine(withFailOn(published.report, "never"))).toBe("reporting only (--fail-on never)");
   });
 });

@@ -5,10 +5,15 @@
  * Microsoft's validator (`sarif-multitool validate`, with its GitHub ingestion rules).
  */
 import { describe, expect, test } from "bun:test";
-import { LINT_RULES } from "../../../src/lint/catalog.ts";
-import type { LintLevel } from "../../../src/lint/model.ts";
-import { buildLintSarif, LINT_FINGERPRINT_KEY, renderLintSarif } from "../../../src/report/lint-sarif.ts";
-import { pascalCase, type SarifLevel } from "../../../src/report/sarif.ts";
+import {
+  buildSarif,
+  LINT_FINGERPRINT_KEY,
+  pascalCase,
+  renderSarif,
+  type SarifLevel,
+} from "../../../src/report/sarif.ts";
+import type { LintLevel } from "../../../src/rules/model.ts";
+import { LINT_RULES } from "../../../src/rules/registry.ts";
 import { VERSION } from "../../../src/version.ts";
 import { noteIds, runSarifMultitool, sarifSchemaValidator, TOLERATED_NOTES } from "../../helpers/sarif.ts";
 import {
@@ -25,7 +30,7 @@ const poisoned = poisonedScenario();
 const live = livePoisonedScenario();
 const published = publishedScenario();
 
-type SarifLog = ReturnType<typeof buildLintSarif>;
+type SarifLog = ReturnType<typeof buildSarif>;
 type SarifResult = SarifLog["runs"][number]["results"][number];
 
 function resultsFor(log: SarifLog, rule: string, name?: string): SarifResult[] {
@@ -42,7 +47,7 @@ function resultFor(log: SarifLog, rule: string, name?: string): SarifResult {
 
 describe("lint SARIF structure", () => {
   test("one run; the driver carries the whole lint catalog with levels, tags and help", () => {
-    const log = buildLintSarif(poisoned.report, poisoned.context);
+    const log = buildSarif(poisoned.report, poisoned.context);
     expect(log).toMatchObject({ $schema: "https://json.schemastore.org/sarif-2.1.0.json", version: "2.1.0" });
     expect(log.runs).toHaveLength(1);
     const driver = log.runs[0]!.tool.driver;
@@ -65,22 +70,20 @@ describe("lint SARIF structure", () => {
   });
 
   test("help Markdown shows the catalog's words as written: <IMPORTANT> is text, not a tag", () => {
-    const hidden = buildLintSarif(poisoned.report).runs[0]!.tool.driver.rules.find(
-      (r) => r.id === "hidden-instructions",
-    )!;
+    const hidden = buildSarif(poisoned.report).runs[0]!.tool.driver.rules.find((r) => r.id === "hidden-instructions")!;
     const [lead, rationale] = hidden.help.markdown.split("\n\n");
     expect(lead).toStartWith("**A text carries instructions aimed at the model (\\<IMPORTANT\\> blocks,");
     expect(rationale).toContain("tags like \\<IMPORTANT\\>, chat-template markers");
     expect(`${lead}\n${rationale}`).not.toMatch(/(?<!\\)<IMPORTANT>/);
     // Code spans of the catalog stay code spans.
-    const required = buildLintSarif(poisoned.report).runs[0]!.tool.driver.rules.find(
+    const required = buildSarif(poisoned.report).runs[0]!.tool.driver.rules.find(
       (r) => r.id === "required-not-declared",
     )!;
     expect(required.help.markdown).toContain("`required`");
   });
 
   test("one result per finding: level from the finding, message naming the item, fingerprint", () => {
-    const log = buildLintSarif(poisoned.report, poisoned.context);
+    const log = buildSarif(poisoned.report, poisoned.context);
     const { results } = log.runs[0]!;
     expect(results).toHaveLength(poisoned.report.findings.length);
     expect(results.map((r) => r.level)).toEqual([...Array(7).fill("error"), "note", "note"]);
@@ -106,25 +109,25 @@ describe("lint SARIF structure", () => {
     expect(info.level).toBe("note");
     expect(info.properties.failing).toBe(false);
     // A warning that is not exempt stays a warning (the published capture has four).
-    const mutation = buildLintSarif(published.report, published.context).runs[0]!.results.filter(
+    const mutation = buildSarif(published.report, published.context).runs[0]!.results.filter(
       (r) => r.ruleId === "mutation-without-hints",
     );
     expect(mutation.map((r) => r.level)).toEqual(["warning", "warning", "warning", "warning"]);
   });
 
   test("the ignored finding is a note with an accepted external suppression and the reason", () => {
-    const ignored = resultFor(buildLintSarif(poisoned.report, poisoned.context), "embedded-url");
+    const ignored = resultFor(buildSarif(poisoned.report, poisoned.context), "embedded-url");
     expect(ignored.level).toBe("note");
     expect(ignored.suppressions).toEqual([{ kind: "external", status: "accepted", justification: IGNORE_REASON }]);
     expect(ignored.message.text).toEndWith(`Does not count toward the verdict (ignored: ${IGNORE_REASON}).`);
     expect(ignored.properties).toMatchObject({ level: "warning", failing: false, exempt: { kind: "ignored" } });
-    for (const r of buildLintSarif(poisoned.report).runs[0]!.results.filter((r) => r.ruleId !== "embedded-url")) {
+    for (const r of buildSarif(poisoned.report).runs[0]!.results.filter((r) => r.ruleId !== "embedded-url")) {
       expect(r.suppressions).toBeUndefined();
     }
   });
 
   test("from a lockfile: each result at the line of its item and path", () => {
-    const log = buildLintSarif(poisoned.report, poisoned.context);
+    const log = buildSarif(poisoned.report, poisoned.context);
     const uri = "contracts/poisoned.contract.json";
     const at = (result: SarifResult) => result.locations[0]?.physicalLocation;
     expect(at(resultFor(log, "invisible-characters"))).toEqual({
@@ -152,7 +155,7 @@ describe("lint SARIF structure", () => {
   });
 
   test("a path the lockfile does not have points at the nearest enclosing node", () => {
-    const log = buildLintSarif(published.report, published.context);
+    const log = buildSarif(published.report, published.context);
     const mutation = resultFor(log, "mutation-without-hints", "create_directory");
     expect(mutation.properties.path).toBe("/annotations");
     expect(mutation.properties.lockfilePointer).toBe("/tools/0");
@@ -167,7 +170,7 @@ describe("lint SARIF structure", () => {
   });
 
   test("from a live server: logical locations only", () => {
-    const log = buildLintSarif(live.report, live.context);
+    const log = buildSarif(live.report, live.context);
     expect(log.runs[0]!.results).toHaveLength(live.report.findings.length);
     for (const result of log.runs[0]!.results) {
       expect(result.locations[0]?.physicalLocation).toBeUndefined();
@@ -187,7 +190,7 @@ describe("lint SARIF structure", () => {
   });
 
   test("notices become tool execution notifications; verdict, summary and estimate are run properties", () => {
-    const run = buildLintSarif(poisoned.report, poisoned.context).runs[0]!;
+    const run = buildSarif(poisoned.report, poisoned.context).runs[0]!;
     expect(run.invocations[0]?.toolExecutionNotifications).toEqual([
       { level: "warning", message: { text: `${LINT_NOTICES[0]}.` } },
     ]);
@@ -201,7 +204,7 @@ describe("lint SARIF structure", () => {
       toolList: poisoned.report.toolList,
       notices: LINT_NOTICES,
     });
-    expect(buildLintSarif(published.report).runs[0]!.invocations[0]?.toolExecutionNotifications).toBeUndefined();
+    expect(buildSarif(published.report).runs[0]!.invocations[0]?.toolExecutionNotifications).toBeUndefined();
   });
 });
 
@@ -215,10 +218,10 @@ describe("lint SARIF validity", () => {
   test("matches the SARIF 2.1.0 JSON Schema", () => {
     const validate = sarifSchemaValidator();
     for (const scenario of Object.values(scenarios)) {
-      expect(validate(JSON.parse(renderLintSarif(scenario.report, scenario.context)))).toBe("");
+      expect(validate(JSON.parse(renderSarif(scenario.report, scenario.context)))).toBe("");
     }
     // The validator can fail: a level SARIF does not have.
-    const bad = JSON.parse(renderLintSarif(poisoned.report, poisoned.context));
+    const bad = JSON.parse(renderSarif(poisoned.report, poisoned.context));
     bad.runs[0].results[0].level = "info";
     expect(validate(bad)).not.toBe("");
   });
@@ -229,7 +232,7 @@ describe("lint SARIF validity", () => {
     "sarif-multitool validate (SARIF and GitHub rules): no errors, no warnings",
     async () => {
       const logs = Object.fromEntries(
-        Object.entries(scenarios).map(([name, s]) => [name, renderLintSarif(s.report, s.context)]),
+        Object.entries(scenarios).map(([name, s]) => [name, renderSarif(s.report, s.context)]),
       );
       const run = await runSarifMultitool(logs);
       expect(run.code).toBe(0);

@@ -9,8 +9,8 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { serializeContract } from "../../../src/contract/canonical.ts";
 import type { Contract, Json, JsonObject } from "../../../src/contract/model.ts";
-import { diffContracts } from "../../../src/diff/diff.ts";
 import { attachWitnesses } from "../../../src/diff/witnesses.ts";
+import { compareSurfaces } from "../../../src/policy/compare.ts";
 import type { ReportContext } from "../../../src/report/context.ts";
 import { buildReport, type FailOn, type Report, type ReportChange, sideOf } from "../../../src/report/model.ts";
 
@@ -122,7 +122,7 @@ export interface Scenario {
 }
 
 async function changesOf(before: Contract, after: Contract, exempt: boolean): Promise<ReportChange[]> {
-  const changes: ReportChange[] = await attachWitnesses(diffContracts(before, after), before, after);
+  const changes: ReportChange[] = await attachWitnesses(compareSurfaces(before, after), before, after);
   if (!exempt) return changes;
   return changes.map((change) => {
     if (change.rule === "required-added" && change.target.name === "get_forecast") {

@@ -5,8 +5,8 @@
  * rules), on a check-style and a diff-style report.
  */
 import { beforeAll, describe, expect, test } from "bun:test";
-import { RULES } from "../../../src/diff/catalog.ts";
 import { buildSarif, FINGERPRINT_KEY, pascalCase, renderSarif } from "../../../src/report/sarif.ts";
+import { DIFF_RULES as RULES } from "../../../src/rules/registry.ts";
 import { VERSION } from "../../../src/version.ts";
 import { noteIds, runSarifMultitool, sarifSchemaValidator, TOLERATED_NOTES } from "../../helpers/sarif.ts";
 import { checkScenario, diffScenario, type Scenario } from "./report-fixtures.ts";

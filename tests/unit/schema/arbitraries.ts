@@ -7,9 +7,12 @@
 import fc from "fast-check";
 import { jsonEqual } from "../../../src/contract/json-equal.ts";
 import { isJsonObject, type Json, type JsonObject } from "../../../src/contract/model.ts";
-import { getRule } from "../../../src/diff/catalog.ts";
+import { type DiffRuleId, diffRule } from "../../../src/rules/registry.ts";
+
+const getRule = (id: string) => diffRule(id as DiffRuleId);
+
 import type { Direction } from "../../../src/diff/model.ts";
-import { compareSchemas, type SchemaChange } from "../../../src/schema/compare.ts";
+import { compareSchemas, type SchemaChange } from "../../../src/schema/compare/index.ts";
 
 // ── the generator ──────────────────────────────────────────────────────────────────────
 

@@ -12,9 +12,12 @@
 import { describe, expect, test } from "bun:test";
 import { spawnSync } from "node:child_process";
 import type { Json, JsonObject } from "../../../src/contract/model.ts";
-import { getRule, RULES } from "../../../src/diff/catalog.ts";
-import type { Severity } from "../../../src/diff/model.ts";
-import { compareSchemas } from "../../../src/schema/compare.ts";
+import { type DiffRuleId, diffRule, DIFF_RULES as RULES } from "../../../src/rules/registry.ts";
+
+const getRule = (id: string) => diffRule(id as DiffRuleId);
+
+import type { Severity } from "../../../src/rules/model.ts";
+import { compareSchemas } from "../../../src/schema/compare/index.ts";
 
 const B = "breaking" as const;
 const M = "minor" as const;
@@ -1872,7 +1875,7 @@ describe("compareSchemas: known bugs", () => {
 
 /** Run compareSchemas in a child process with a time limit. */
 function runIsolated(oldSchema: Json, newSchema: Json, timeoutMs: number): { timedOut: boolean; changes?: string[] } {
-  const modulePath = new URL("../../../src/schema/compare.ts", import.meta.url).pathname;
+  const modulePath = new URL("../../../src/schema/compare/index.ts", import.meta.url).pathname;
   const script = `
     import { compareSchemas } from ${JSON.stringify(modulePath)};
     const [a, b] = JSON.parse(process.env.SCHEMA_PAIR);

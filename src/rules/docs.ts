@@ -1,21 +1,12 @@
 /**
- * Both rule catalogs rendered for people and scripts: docs/rules.md (generated; a test fails
- * when it drifts) and the `mcp-contract rules` command. The diff catalog (src/diff/catalog.ts)
- * judges what `check` and `diff` report; the lint catalog (src/lint/catalog.ts) is what
- * `lint` reports. Pure.
+ * The rule registry rendered for people and scripts: docs/rules.md (generated; a test fails
+ * when it drifts) and the `mcp-contract rules` command, in text, JSON and Markdown. Diff rules
+ * judge what `check` and `diff` report; lint rules are what `lint` reports. Pure.
  */
-import { RULES, type Rule, type RuleGroup } from "../diff/catalog.ts";
-import { LINT_RULES } from "../lint/catalog.ts";
-import type { LintGroup, LintRule } from "../lint/model.ts";
+import type { DiffGroup, DiffRule, LintGroup, LintRule, Rule, RuleCatalog } from "./model.ts";
+import { DIFF_RULES, LINT_RULES } from "./registry.ts";
 
-/** Which catalog a rule comes from: diff rules judge check and diff, lint rules judge lint. */
-export type RuleCatalog = "diff" | "lint";
-export const RULE_CATALOGS: readonly RuleCatalog[] = ["diff", "lint"];
-
-/** A rule of either catalog, tagged with where it comes from. */
-export type AnyRule = { catalog: "diff"; rule: Rule } | { catalog: "lint"; rule: LintRule };
-
-export const GROUP_TITLES: Record<RuleGroup, string> = {
+export const GROUP_TITLES: Record<DiffGroup, string> = {
   schema: "JSON Schema changes (tool inputSchema and outputSchema)",
   tool: "Tools",
   resource: "Resources",
@@ -31,27 +22,12 @@ export const LINT_GROUP_TITLES: Record<LintGroup, string> = {
   security: "Security: tool poisoning",
 };
 
-const GROUP_INTRO: Partial<Record<RuleGroup, string>> = {
+const GROUP_INTRO: Partial<Record<DiffGroup, string>> = {
   schema:
     "Schema rules have two severities. **Input** applies to what callers send (a tool's `inputSchema`): there, accepting fewer values breaks callers. **Output** applies to what callers receive (a tool's `outputSchema`): there, producing values the old schema did not allow breaks consumers.",
 };
 
 const LINT_HEADING = "Lint rules (`mcp-contract lint`)";
-
-/** Every rule of the chosen catalogs (both when none is given), diff rules first, in catalog order. */
-export function allRules(catalog?: RuleCatalog): AnyRule[] {
-  return [
-    ...(catalog === undefined || catalog === "diff" ? RULES.map((rule) => ({ catalog: "diff" as const, rule })) : []),
-    ...(catalog === undefined || catalog === "lint"
-      ? LINT_RULES.map((rule) => ({ catalog: "lint" as const, rule }))
-      : []),
-  ];
-}
-
-/** A rule by id from either catalog (ids never collide; a unit test says so). */
-export function findAnyRule(id: string): AnyRule | undefined {
-  return allRules().find((r) => r.rule.id === id);
-}
 
 // ---------------------------------------------------------------------------------------------
 // JSON
@@ -59,10 +35,10 @@ export function findAnyRule(id: string): AnyRule | undefined {
 export interface DiffRuleJson {
   catalog: "diff";
   id: string;
-  group: RuleGroup;
+  group: DiffGroup;
   summary: string;
-  input: Rule["input"];
-  output: Rule["output"];
+  input: DiffRule["input"];
+  output: DiffRule["output"];
   rationale: string;
   example: string;
 }
@@ -78,12 +54,12 @@ export interface LintRuleJson {
 }
 
 /** One rule as `rules --format json` prints it: `catalog` first, then the catalog's own fields (never a lint rule's check). */
-export function ruleJson(entry: AnyRule): DiffRuleJson | LintRuleJson {
-  if (entry.catalog === "diff") {
-    const { id, group, summary, input, output, rationale, example } = entry.rule;
+export function ruleJson(rule: Rule): DiffRuleJson | LintRuleJson {
+  if (rule.catalog === "diff") {
+    const { id, group, summary, input, output, rationale, example } = rule;
     return { catalog: "diff", id, group, summary, input, output, rationale, example };
   }
-  const { id, group, level, summary, rationale, example } = entry.rule;
+  const { id, group, level, summary, rationale, example } = rule;
   return { catalog: "lint", id, group, level, summary, rationale, example };
 }
 
@@ -98,7 +74,7 @@ export function renderRulesMarkdown(catalog?: RuleCatalog): string {
   const out: string[] = ["# Rules", ""];
   if (catalog === undefined) {
     out.push(
-      "<!-- Generated from src/diff/catalog.ts and src/lint/catalog.ts by `npm run docs`. Do not edit by hand: a test fails when this file and the catalogs differ. -->",
+      "<!-- Generated from the rule registry (src/rules/) by `npm run docs`. Do not edit by hand: a test fails when this file and the registry differ. -->",
       "",
     );
   }
@@ -120,8 +96,8 @@ function diffMarkdown(withLintLink: boolean): string[] {
     "`mcp-contract rules ID` explains one rule in the terminal.",
     "",
   ];
-  for (const group of Object.keys(GROUP_TITLES) as RuleGroup[]) {
-    const rules = RULES.filter((r) => r.group === group);
+  for (const group of Object.keys(GROUP_TITLES) as DiffGroup[]) {
+    const rules = DIFF_RULES.filter((r) => r.group === group);
     if (rules.length === 0) continue;
     out.push(`## ${GROUP_TITLES[group]}`, "");
     if (GROUP_INTRO[group]) out.push(GROUP_INTRO[group] as string, "");
@@ -166,7 +142,7 @@ function lintMarkdown(): string[] {
 }
 
 /** One diff rule's section of docs/rules.md. */
-export function renderRuleMarkdown(r: Rule): string {
+export function renderRuleMarkdown(r: DiffRule): string {
   return section(r.id, `${prose(sentence(r.summary))} ${severityLine(r)}`, r.rationale, r.example);
 }
 
@@ -176,8 +152,8 @@ export function renderLintRuleMarkdown(r: LintRule): string {
 }
 
 /** One rule of either catalog as Markdown. */
-export function renderAnyRuleMarkdown(entry: AnyRule): string {
-  return entry.catalog === "diff" ? renderRuleMarkdown(entry.rule) : renderLintRuleMarkdown(entry.rule);
+export function renderAnyRuleMarkdown(rule: Rule): string {
+  return rule.catalog === "diff" ? renderRuleMarkdown(rule) : renderLintRuleMarkdown(rule);
 }
 
 /** `lead` is Markdown already; the rationale is catalog prose. */
@@ -232,7 +208,7 @@ function sentence(text: string): string {
   return /[.!?]$/.test(text) ? capitalize(text) : `${capitalize(text)}.`;
 }
 
-function severityLine(rule: Rule): string {
+function severityLine(rule: DiffRule): string {
   return rule.group === "schema" && rule.input !== rule.output
     ? `Severity: **${rule.input}** on input, **${rule.output}** on output.`
     : `Severity: **${rule.input}**.`;
@@ -251,9 +227,10 @@ export function renderRulesList(catalog?: RuleCatalog): string {
 }
 
 function renderDiffList(): string {
-  const width = Math.max("RULE".length, ...RULES.map((r) => r.id.length));
+  const width = Math.max("RULE".length, ...DIFF_RULES.map((r) => r.id.length));
   const lines = [DIFF_LIST_HEADING, `${"RULE".padEnd(width)}  ${"INPUT".padEnd(8)}  ${"OUTPUT".padEnd(8)}  SUMMARY`];
-  for (const r of RULES) lines.push(`${r.id.padEnd(width)}  ${r.input.padEnd(8)}  ${r.output.padEnd(8)}  ${r.summary}`);
+  for (const r of DIFF_RULES)
+    lines.push(`${r.id.padEnd(width)}  ${r.input.padEnd(8)}  ${r.output.padEnd(8)}  ${r.summary}`);
   return `${lines.join("\n")}\n`;
 }
 
@@ -271,7 +248,7 @@ function renderLintList(): string {
   return `${lines.join("\n")}\n`;
 }
 
-export function renderRuleDetail(rule: Rule): string {
+export function renderRuleDetail(rule: DiffRule): string {
   return `${rule.id} (${GROUP_TITLES[rule.group]})\n\n${sentence(rule.summary)}\n${severityLine(rule).replace(/\*\*/g, "")}\n\n${rule.rationale}\n\nExample:\n  ${rule.example}\n\nReported by \`mcp-contract check\` and \`mcp-contract diff\`.\n`;
 }
 
@@ -295,6 +272,6 @@ export function renderLintRuleDetail(rule: LintRule): string {
 }
 
 /** One rule of either catalog, explained in the terminal. */
-export function renderAnyRuleDetail(entry: AnyRule): string {
-  return entry.catalog === "diff" ? renderRuleDetail(entry.rule) : renderLintRuleDetail(entry.rule);
+export function renderAnyRuleDetail(rule: Rule): string {
+  return rule.catalog === "diff" ? renderRuleDetail(rule) : renderLintRuleDetail(rule);
 }

@@ -1,19 +1,16 @@
 import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { RULES } from "../../../src/diff/catalog.ts";
-import { findLintRule, LINT_RULES } from "../../../src/lint/catalog.ts";
-import type { LintRule } from "../../../src/lint/model.ts";
 import {
-  allRules,
-  findAnyRule,
   renderLintRuleDetail,
   renderLintRuleMarkdown,
   renderRulesList,
   renderRulesMarkdown,
   ruleJson,
   slug,
-} from "../../../src/report/rules-doc.ts";
+} from "../../../src/rules/docs.ts";
+import type { LintRule } from "../../../src/rules/model.ts";
+import { RULES as allRules, findRule, LINT_RULES, lintRule, DIFF_RULES as RULES } from "../../../src/rules/registry.ts";
 
 const ROOT = join(import.meta.dir, "../../..");
 
@@ -48,15 +45,15 @@ describe("rule catalog", () => {
   test("no rule id is in both the diff and the lint catalog", () => {
     const diffIds = new Set(RULES.map((r) => r.id));
     expect(LINT_RULES.filter((r) => diffIds.has(r.id)).map((r) => r.id)).toEqual([]);
-    for (const rule of LINT_RULES) expect(findAnyRule(rule.id)).toEqual({ catalog: "lint", rule });
-    for (const rule of RULES) expect(findAnyRule(rule.id)).toEqual({ catalog: "diff", rule });
+    for (const rule of LINT_RULES) expect(findRule(rule.id)).toEqual({ ...rule, catalog: "lint" });
+    for (const rule of RULES) expect(findRule(rule.id)).toEqual({ ...rule, catalog: "diff" });
   });
 
   test("every rule of both catalogs has exactly one section, and every heading anchor is unique", () => {
     const doc = renderRulesMarkdown();
     const all = anchors(doc);
     expect(all.filter((a, i) => all.indexOf(a) !== i)).toEqual([]);
-    for (const { rule } of allRules()) {
+    for (const rule of allRules) {
       expect(all.filter((a) => a === rule.id)).toHaveLength(1);
       expect(doc).toContain(`\n### ${rule.id}\n`);
       expect(doc).toContain(`[\`${rule.id}\`](#${rule.id})`);
@@ -81,7 +78,7 @@ describe("rule catalog", () => {
       expect(lint).toContain(renderLintRuleMarkdown(rule));
     }
     // Markup in catalog prose is escaped: <IMPORTANT> must not become an HTML tag.
-    expect(renderLintRuleMarkdown(findLintRule("hidden-instructions") as LintRule)).toContain("&lt;IMPORTANT>");
+    expect(renderLintRuleMarkdown(lintRule("hidden-instructions"))).toContain("&lt;IMPORTANT>");
   });
 
   test("--catalog parts: diff only, lint only", () => {
@@ -96,7 +93,7 @@ describe("rule catalog", () => {
   });
 
   test("JSON: catalog first, the catalog's own fields, never a lint rule's check function", () => {
-    const json = allRules().map(ruleJson);
+    const json = allRules.map(ruleJson);
     expect(json).toHaveLength(RULES.length + LINT_RULES.length);
     for (const entry of json) {
       expect(Object.keys(entry)).toEqual(

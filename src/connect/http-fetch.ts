@@ -1,0 +1,269 @@
+/**
+ * The fetch the HTTP transports use: every response body is read through a meter, so that
+ * no answer (however it is sent: one big body, an endless chunked stream, a compression
+ * bomb, an SSE event that never ends) can hold more than the response limit in memory.
+ * It also notices an SSE answer stream that ends before it carried the answer, which the
+ * SDK would otherwise leave to time out.
+ */
+import { ServerError } from "../errors.ts";
+
+/** The default limit for one HTTP answer or SSE event: 64 MiB, raised with --max-response-size. */
+export const DEFAULT_MAX_RESPONSE_BYTES = 64 * 1024 * 1024;
+/** An error status's body is only quoted in the message; this much of it is kept. */
+const ERROR_BODY_BYTES = 4096;
+/** After an SSE answer stream ends, how long its last events get to reach the session. */
+const STREAM_END_SETTLE_MS = 250;
+
+export interface FetchHooks {
+  maxResponseBytes: number;
+  /** The URL as it may be shown (no credentials). */
+  shownUrl: string;
+  /** The capture step under way, for messages. */
+  phase(): string;
+  /** Ends the session with this error. */
+  fail(error: ServerError): void;
+  /** Whether our request with this JSON-RPC id still waits for its answer. */
+  isPending(id: unknown): boolean;
+  /** Called for every chunk of every body, before it is passed on. */
+  onData?: () => void;
+}
+
+type Fetch = (url: string | URL, init?: RequestInit) => Promise<Response>;
+
+export function boundedFetch(hooks: FetchHooks, base: Fetch = fetch): Fetch {
+  return async (url, init) => {
+    const response = await base(url, init);
+    if (response.status < 200 || response.status > 599) {
+      await response.body?.cancel().catch(() => {});
+      throw new ServerError(
+        `${hooks.shownUrl} answered ${hooks.phase()} with HTTP status ${response.status}, which is not a valid HTTP status; it is not a working MCP endpoint.`,
+      );
+    }
+    if (!response.body || [204, 205, 304].includes(response.status)) return response;
+    const headers = response.headers;
+    const type = (headers.get("content-type") ?? "").split(";")[0]?.trim().toLowerCase();
+    let body: ReadableStream<Uint8Array>;
+    if (!response.ok) body = truncated(response.body, ERROR_BODY_BYTES);
+    else if (type === "text/event-stream") body = meteredEvents(response.body, hooks, requestIds(init));
+    else body = metered(response.body, hooks, headers.get("content-encoding"));
+    return new Response(body, { status: response.status, statusText: response.statusText, headers });
+  };
+}
+
+/** A size as the flag takes it: `64 MiB`, `0.5 MiB`. */
+export function formatMiB(bytes: number): string {
+  const mib = bytes / (1024 * 1024);
+  return Number.isInteger(mib) ? `${mib} MiB` : `${Number(mib.toFixed(3))} MiB`;
+}
+
+const RAISE =
+  "An MCP answer that large is almost certainly a fault (a stream that never ends, a compression bomb); if the server's surface really is that large, raise the limit with --max-response-size MiB.";
+
+/** The ids of the JSON-RPC requests (not notifications or responses) a POST carries. */
+function requestIds(init: RequestInit | undefined): unknown[] {
+  if (init?.method !== "POST" || typeof init.body !== "string") return [];
+  try {
+    const parsed = JSON.parse(init.body) as unknown;
+    const messages = Array.isArray(parsed) ? parsed : [parsed];
+    return messages
+      .filter((m) => m && typeof m === "object" && typeof m.method === "string" && m.id !== undefined)
+      .map((m) => m.id);
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * Pass chunks through one at a time, as the consumer pulls them (so a fast server waits
+ * for us), letting `inspect` stop the stream: it returns how many bytes of the chunk to pass
+ * and whether to end there, or an error.
+ */
+function passThrough(
+  source: ReadableStream<Uint8Array>,
+  inspect: (chunk: Uint8Array) => { keep: number; end?: boolean } | Error,
+  onEnd?: (error?: unknown) => void,
+): ReadableStream<Uint8Array> {
+  const reader = source.getReader();
+  let finished = false;
+  const finish = (error?: unknown) => {
+    if (finished) return;
+    finished = true;
+    onEnd?.(error);
+  };
+  return new ReadableStream<Uint8Array>(
+    {
+      async pull(controller) {
+        let next: Awaited<ReturnType<typeof reader.read>>;
+        try {
+          next = await reader.read();
+        } catch (error) {
+          controller.error(error);
+          finish(error);
+          return;
+        }
+        if (next.done) {
+          controller.close();
+          finish();
+          return;
+        }
+        const verdict = inspect(next.value);
+        if (verdict instanceof Error) {
+          reader.cancel(verdict).catch(() => {});
+          controller.error(verdict);
+          finish(verdict);
+          return;
+        }
+        if (verdict.keep > 0) controller.enqueue(next.value.subarray(0, verdict.keep));
+        if (verdict.end) {
+          reader.cancel().catch(() => {});
+          controller.close();
+          finish();
+        }
+      },
+      cancel(reason) {
+        finish(reason);
+        return reader.cancel(reason);
+      },
+    },
+    { highWaterMark: 0 },
+  );
+}
+
+/** An error status: keep the start of the body for the message, drop the rest unread. */
+function truncated(source: ReadableStream<Uint8Array>, max: number): ReadableStream<Uint8Array> {
+  let seen = 0;
+  return passThrough(source, (chunk) => {
+    const keep = Math.min(chunk.length, max - seen);
+    seen += keep;
+    return { keep, end: seen >= max };
+  });
+}
+
+/** A whole answer (JSON): at most the limit, counted after decompression. */
+function metered(
+  source: ReadableStream<Uint8Array>,
+  hooks: FetchHooks,
+  encoding: string | null,
+): ReadableStream<Uint8Array> {
+  let seen = 0;
+  return passThrough(source, (chunk) => {
+    hooks.onData?.();
+    seen += chunk.length;
+    if (seen <= hooks.maxResponseBytes) return { keep: chunk.length };
+    const decoded = encoding && encoding !== "identity" ? ` once decompressed (it was sent ${encoding}-encoded)` : "";
+    const error = new ServerError(
+      `${hooks.shownUrl} sent an answer to ${hooks.phase()} larger than the ${formatMiB(hooks.maxResponseBytes)} response limit${decoded}, and it was still sending. ${RAISE}`,
+    );
+    hooks.fail(error);
+    return error;
+  });
+}
+
+const LF = 10;
+const CR = 13;
+
+function view(chunk: Uint8Array): Buffer {
+  return Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+}
+
+/** Whether an `id:` field starts a line in `chunk` (`carry`: the end of the previous chunk). */
+function hasIdField(chunk: Uint8Array, carry: Buffer): boolean {
+  const bytes = view(chunk);
+  if (bytes.indexOf("\nid:") !== -1 || bytes.indexOf("\rid:") !== -1) return true;
+  const seam = Buffer.concat([carry, bytes.subarray(0, 3)]);
+  return seam.indexOf("\nid:") !== -1 || seam.indexOf("\rid:") !== -1;
+}
+
+/** The index just past the last blank line (an SSE event boundary) in `chunk`, or -1. */
+function lastEventEnd(chunk: Uint8Array, previous: number | undefined): number {
+  const bytes = view(chunk);
+  let end = -1;
+  for (const pair of ["\n\n", "\r\r", "\n\r"]) {
+    const at = bytes.lastIndexOf(pair);
+    if (at !== -1) end = Math.max(end, at + 2);
+  }
+  // A boundary split across two chunks: a line end, then another (not the LF of one CRLF).
+  const first = chunk[0];
+  if (end === -1 && previous !== undefined && (first === LF || first === CR)) {
+    if ((previous === LF || previous === CR) && !(previous === CR && first === LF)) end = 1;
+  }
+  return end;
+}
+
+/**
+ * An SSE stream: each event at most the limit (the stream itself may run for the whole
+ * capture). When an answer stream ends or breaks before the answer came, and it offered no
+ * event id to resume from, the session ends with a message instead of waiting in vain.
+ */
+function meteredEvents(
+  source: ReadableStream<Uint8Array>,
+  hooks: FetchHooks,
+  ids: unknown[],
+): ReadableStream<Uint8Array> {
+  let event = 0;
+  let previous: number | undefined;
+  let resumable = false;
+  /** The last bytes of the previous chunk, to find a field split across two chunks. */
+  let carry = Buffer.from("\n");
+  const onEnd = (error?: unknown) => {
+    if (ids.length === 0 || resumable || error instanceof ServerError) return;
+    const phase = hooks.phase();
+    setTimeout(() => {
+      if (!ids.some((id) => hooks.isPending(id))) return;
+      hooks.fail(
+        error === undefined
+          ? new ServerError(
+              `${hooks.shownUrl} ended its event stream for ${phase} without sending the answer, and gave no event id to resume from. The server must send the JSON-RPC response on the stream before closing it; check its logs.`,
+            )
+          : new ServerError(
+              `the connection to ${hooks.shownUrl} broke while the server was streaming its answer to ${phase}, before the answer arrived (${networkReason(error)}): the server may have crashed or a proxy dropped the connection. Check the server's logs.`,
+              { cause: error },
+            ),
+      );
+    }, STREAM_END_SETTLE_MS).unref?.();
+  };
+  return passThrough(
+    source,
+    (chunk) => {
+      hooks.onData?.();
+      // A priming event (an `id:` field) means the SDK may reconnect and resume the stream.
+      if (!resumable) resumable = hasIdField(chunk, carry);
+      carry = Buffer.concat([carry, view(chunk.subarray(-3))]).subarray(-3);
+      const end = lastEventEnd(chunk, previous);
+      event = end === -1 ? event + chunk.length : chunk.length - end;
+      previous = chunk[chunk.length - 1];
+      if (event <= hooks.maxResponseBytes) return { keep: chunk.length };
+      const error = new ServerError(
+        `an event on ${hooks.shownUrl}'s event stream during ${hooks.phase()} grew past the ${formatMiB(hooks.maxResponseBytes)} response limit without ending. ${RAISE}`,
+      );
+      hooks.fail(error);
+      return error;
+    },
+    onEnd,
+  );
+}
+
+/** Bun's and Node's fetch errors, without their advice to pass `verbose: true` to fetch(). */
+export function networkReason(error: unknown): string {
+  const code = networkCode(error);
+  const text = cleanFetchMessage(error instanceof Error ? error.message : String(error));
+  if (code && !text.includes(code)) return `${code}: ${text}`;
+  return text;
+}
+
+export function cleanFetchMessage(text: string): string {
+  return text
+    .replace(/\s*For more information,? pass `verbose: true` in the second argument to fetch\(\)\.?/i, "")
+    .replace(/^SSE stream disconnected: /, "")
+    .replace(/^(TypeError|Error): /, "")
+    .trim()
+    .replace(/\.$/, "");
+}
+
+export function networkCode(error: unknown): string | undefined {
+  for (let e: unknown = error, depth = 0; e && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === "string") return code;
+  }
+  return undefined;
+}

@@ -1,0 +1,37 @@
+/**
+ * JSON Pointer (RFC 6901), written once: building a pointer from names, splitting one into
+ * names, and the dotted form people read in messages. Pure.
+ */
+
+/** One segment for a name: `~` → `~0`, `/` → `~1`. */
+export function escapeSegment(segment: string | number): string {
+  return String(segment).replace(/~/g, "~0").replace(/\//g, "~1");
+}
+
+/** One name from a segment: `~1` → `/`, then `~0` → `~`. */
+export function unescapeSegment(segment: string): string {
+  return segment.replace(/~1/g, "/").replace(/~0/g, "~");
+}
+
+/** Appends segments to a JSON Pointer ("" is the root). */
+export function pointer(base: string, ...segments: (string | number)[]): string {
+  return base + segments.map((s) => `/${escapeSegment(s)}`).join("");
+}
+
+/** "/a/b~1c" → ["a", "b/c"]; "" (the root) → []. */
+export function pointerSegments(path: string): string[] {
+  return path === "" ? [] : path.slice(1).split("/").map(unescapeSegment);
+}
+
+const IDENTIFIER = /^[A-Za-z_$][\w$-]*$/;
+
+/** "/inputSchema/properties/units" → "inputSchema.properties.units"; "/arguments/1" → "arguments[1]". */
+export function pointerToDotted(path: string): string {
+  let out = "";
+  for (const segment of pointerSegments(path)) {
+    if (/^\d+$/.test(segment)) out += `[${segment}]`;
+    else if (IDENTIFIER.test(segment)) out += out === "" ? segment : `.${segment}`;
+    else out += `[${JSON.stringify(segment)}]`;
+  }
+  return out;
+}

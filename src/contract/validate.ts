@@ -1,0 +1,278 @@
+/**
+ * The contract boundary: what a Contract must satisfy before the engine (schema, diff, lint)
+ * sees it, whether it was read from a lockfile (a problem is exit 2) or captured from a
+ * server (exit 3). Both sides run the same checks, so mcp-contract never writes a lockfile
+ * it would refuse to read. Pure; no I/O.
+ *
+ * - Nesting depth: no object or array deeper than MAX_NESTING_DEPTH levels, counted from the
+ *   top of the lockfile. The engine walks schemas recursively; this bound keeps it far below
+ *   any stack limit, and the check itself is iterative, so any depth is refused, not crashed on.
+ * - Numbers: finite only. JSON.parse turns `1e999` into Infinity, which JSON cannot represent
+ *   (it would be written back as null): refused, never silently changed.
+ * - The fields the engine reads: the identity of every item, tool schemas (a JSON Schema: an
+ *   object or a boolean), annotations and execution (objects), prompt arguments (an array of
+ *   objects with a string name). Anything else is kept verbatim and compared as data; values
+ *   inside a schema are the lint rule schema-invalid's business.
+ * - Items with the same identity are kept, all of them: nothing here merges or drops items.
+ */
+import { ServerError } from "../errors.ts";
+import { type Contract, isJsonObject, type Json, SURFACE_LISTS, type SurfaceList } from "./model.ts";
+
+/**
+ * The deepest nesting of objects and arrays a contract may hold, counted from the top of the
+ * lockfile (the file itself is level 1, a tool's inputSchema level 4). Real schemas stay
+ * within about 40 levels; recursion in the engine costs a few stack frames per level, so 256
+ * keeps it two orders of magnitude below a stack overflow (which strikes near 10,000).
+ */
+export const MAX_NESTING_DEPTH = 256;
+
+type Segment = string | number;
+
+/** What is wrong and where: `path` is a JSON path (`$.tools[3].inputSchema`). */
+export interface ContractProblem {
+  path: string;
+  /** "expected a string, found a number", "nested deeper than 256 levels", … */
+  what: string;
+  /** The list the problem is in, when it is in one of the four. */
+  list?: SurfaceList;
+  /** The item it is in ('tool "search"'), when that item has a string identity. */
+  item?: string;
+}
+
+const IDENTIFIER = /^[A-Za-z_$][\w$]*$/;
+/** A path longer than this is shown as its first and last segments (a 256-level path helps no one). */
+const SHOWN_SEGMENTS = 16;
+
+function formatSegment(segment: Segment): string {
+  if (typeof segment === "number") return `[${segment}]`;
+  return IDENTIFIER.test(segment) ? `.${segment}` : `[${JSON.stringify(segment)}]`;
+}
+
+/** ["tools", 3, "inputSchema"] → "$.tools[3].inputSchema"; very long paths are shortened in the middle. */
+export function formatJsonPath(segments: readonly Segment[]): string {
+  if (segments.length <= SHOWN_SEGMENTS) return `$${segments.map(formatSegment).join("")}`;
+  const head = segments.slice(0, SHOWN_SEGMENTS - 4).map(formatSegment);
+  const tail = segments.slice(-3).map(formatSegment);
+  const skipped = segments.length - head.length - tail.length;
+  return `$${head.join("")}…(${skipped} more levels)…${tail.join("")}`;
+}
+
+/** "a number (7)", "an array", "null": what a value is, for a message. */
+export function describeFound(value: unknown): string {
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "an array";
+  switch (typeof value) {
+    case "object":
+      return "an object";
+    case "string": {
+      const shown = value.length > 40 ? `${value.slice(0, 39)}…` : value;
+      return `a string (${JSON.stringify(shown)})`;
+    }
+    case "number":
+    case "boolean":
+      return `a ${typeof value} (${String(value)})`;
+    default:
+      return String(typeof value);
+  }
+}
+
+function outOfRange(value: number): string {
+  const reads = Number.isNaN(value) ? "NaN" : String(value);
+  return `found a number JSON cannot represent (it reads as ${reads}; JSON numbers are finite, up to about ±1.8e308), so it cannot be kept as written`;
+}
+
+function tooDeep(limit: number): string {
+  return `nested deeper than ${limit} levels of objects and arrays (mcp-contract's limit; real schemas stay within about 40)`;
+}
+
+interface Frame {
+  node: Json[] | Record<string, Json>;
+  keys: string[] | undefined;
+  next: number;
+  segment: Segment;
+}
+
+/**
+ * The first object or array nested deeper than `limit` levels (the value itself is level 1),
+ * or the first number that is not finite, in document order; undefined when there is none.
+ * Iterative, so that no input depth can exhaust the stack. `base` is where `value` sits.
+ */
+export function findValueProblem(
+  value: unknown,
+  limit: number = MAX_NESTING_DEPTH,
+  base: readonly Segment[] = [],
+): ContractProblem | undefined {
+  const at = (stack: readonly Frame[], last?: Segment) => {
+    const segments = [...base, ...stack.slice(1).map((f) => f.segment)];
+    if (last !== undefined) segments.push(last);
+    return formatJsonPath(segments);
+  };
+  if (typeof value === "number") return Number.isFinite(value) ? undefined : { path: at([]), what: outOfRange(value) };
+  if (value === null || typeof value !== "object") return undefined;
+  if (limit < 1) return { path: at([]), what: tooDeep(limit) };
+  const root = value as Frame["node"];
+  const stack: Frame[] = [
+    { node: root, keys: Array.isArray(root) ? undefined : Object.keys(root), next: 0, segment: "" },
+  ];
+  while (stack.length > 0) {
+    const frame = stack[stack.length - 1] as Frame;
+    const length = frame.keys === undefined ? (frame.node as Json[]).length : frame.keys.length;
+    if (frame.next >= length) {
+      stack.pop();
+      continue;
+    }
+    const index = frame.next++;
+    const segment: Segment = frame.keys === undefined ? index : (frame.keys[index] as string);
+    const child = (frame.node as Record<Segment, Json>)[segment];
+    if (typeof child === "number") {
+      if (!Number.isFinite(child)) return { path: at(stack, segment), what: outOfRange(child) };
+    } else if (child !== null && typeof child === "object") {
+      if (stack.length >= limit) return { path: at(stack, segment), what: tooDeep(limit) };
+      stack.push({ node: child, keys: Array.isArray(child) ? undefined : Object.keys(child), next: 0, segment });
+    }
+  }
+  return undefined;
+}
+
+/**
+ * Throws `fail(path, what)` when `value` is nested deeper than `limit` levels or holds a number
+ * that is not finite. For a value that is not a whole Contract; a whole one goes through
+ * findContractProblem (the reader) or assertCapturedSurface (the capture), which also check it.
+ */
+export function assertDepth(
+  value: unknown,
+  limit: number,
+  fail: (path: string, what: string) => Error,
+  base: readonly Segment[] = [],
+): void {
+  const problem = findValueProblem(value, limit, base);
+  if (problem) throw fail(problem.path, problem.what);
+}
+
+const SCHEMA = "a JSON Schema (an object or a boolean)";
+
+/** Checks one field of an item; the message when it is wrong. */
+type FieldCheck = (value: Json) => string | undefined;
+
+const optionalSchema: FieldCheck = (value) =>
+  typeof value === "boolean" || isJsonObject(value) ? undefined : `expected ${SCHEMA}, found ${describeFound(value)}`;
+const optionalObject: FieldCheck = (value) =>
+  isJsonObject(value) ? undefined : `expected an object, found ${describeFound(value)}`;
+
+/** Per list: the optional fields the engine reads, and what each must be when present. */
+const FIELD_CHECKS: Record<SurfaceList["key"], Record<string, FieldCheck>> = {
+  tools: {
+    inputSchema: optionalSchema,
+    outputSchema: optionalSchema,
+    annotations: optionalObject,
+    execution: optionalObject,
+  },
+  resources: { annotations: optionalObject },
+  resourceTemplates: { annotations: optionalObject },
+  prompts: {},
+};
+
+const ITEM_NOUN: Record<SurfaceList["key"], string> = {
+  tools: "tool",
+  resources: "resource",
+  resourceTemplates: "resource template",
+  prompts: "prompt",
+};
+
+function itemLabel(list: SurfaceList, item: unknown): string | undefined {
+  const id = isJsonObject(item) ? item[list.id] : undefined;
+  return typeof id === "string"
+    ? `${ITEM_NOUN[list.key]} ${JSON.stringify(id.length > 60 ? `${id.slice(0, 59)}…` : id)}`
+    : undefined;
+}
+
+/** The first wrong field of the item at `items[index]`, or undefined. */
+function itemProblem(list: SurfaceList, item: Json, index: number): ContractProblem | undefined {
+  const here = (what: string, ...segments: Segment[]): ContractProblem => {
+    const problem: ContractProblem = { path: formatJsonPath([list.key, index, ...segments]), what, list };
+    const label = itemLabel(list, item);
+    if (label !== undefined) problem.item = label;
+    return problem;
+  };
+  if (!isJsonObject(item)) return here(`expected an object, found ${describeFound(item)}`);
+  const id = item[list.id];
+  if (typeof id !== "string") {
+    return here(
+      id === undefined ? "expected a string, found nothing" : `expected a string, found ${describeFound(id)}`,
+      list.id,
+    );
+  }
+  for (const [field, check] of Object.entries(FIELD_CHECKS[list.key])) {
+    const value = item[field];
+    if (value === undefined) continue;
+    const what = check(value);
+    if (what !== undefined) return here(what, field);
+  }
+  if (list.key === "prompts" && item.arguments !== undefined) {
+    const args = item.arguments;
+    if (!Array.isArray(args)) return here(`expected an array of arguments, found ${describeFound(args)}`, "arguments");
+    for (let i = 0; i < args.length; i++) {
+      const arg = args[i] as Json;
+      if (!isJsonObject(arg)) return here(`expected an argument object, found ${describeFound(arg)}`, "arguments", i);
+      if (typeof arg.name !== "string") {
+        const found = arg.name === undefined ? "nothing" : describeFound(arg.name);
+        return here(`expected the argument's name (a string), found ${found}`, "arguments", i, "name");
+      }
+    }
+  }
+  return undefined;
+}
+
+/**
+ * The first problem of a structurally sound contract (its four lists are arrays): a wrong
+ * item field, too deep a value, a number that is not finite. Undefined when there is none.
+ */
+export function findContractProblem(
+  contract: Contract,
+  limit: number = MAX_NESTING_DEPTH,
+): ContractProblem | undefined {
+  const source = contract as unknown as Record<string, Json>;
+  for (const list of SURFACE_LISTS) {
+    const items = source[list.key];
+    if (!Array.isArray(items)) continue;
+    for (let i = 0; i < items.length; i++) {
+      const problem = itemProblem(list, items[i] as Json, i);
+      if (problem) return problem;
+    }
+  }
+  const problem = findValueProblem(contract, limit);
+  if (problem) {
+    // Name the item the value is in, as the field checks do.
+    const match = /^\$\.(\w+)\[(\d+)\]/.exec(problem.path);
+    const list = SURFACE_LISTS.find((l) => l.key === match?.[1]);
+    if (list && match) {
+      problem.list = list;
+      const item = itemLabel(list, (source[list.key] as Json[])[Number(match[2])]);
+      if (item !== undefined) problem.item = item;
+    }
+  }
+  return problem;
+}
+
+/** "at $.tools[3].inputSchema (tool "search"), expected …": a problem as one clause. */
+export function describeProblem(problem: ContractProblem): string {
+  return `at ${problem.path}${problem.item === undefined ? "" : ` (${problem.item})`}, ${problem.what}`;
+}
+
+/**
+ * The capture's side of the boundary: a surface the server sent that mcp-contract could not
+ * record faithfully, or whose engine walk would be unbounded, is the server's fault (exit 3).
+ * Returns the contract unchanged when it passes.
+ */
+export function assertCapturedSurface(contract: Contract): Contract {
+  const problem = findContractProblem(contract);
+  if (problem) {
+    const answer = problem.list
+      ? `${problem.list.method} result`
+      : "answer to the handshake (serverInfo, capabilities)";
+    throw new ServerError(
+      `the server's ${answer} cannot be recorded in a lockfile: ${describeProblem(problem)}. The server must send the types the MCP specification defines, finite numbers and at most ${MAX_NESTING_DEPTH} levels of nesting; fix the server and capture again.`,
+    );
+  }
+  return contract;
+}

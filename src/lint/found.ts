@@ -1,0 +1,74 @@
+import { type Contract, isJsonObject, type Json, type JsonObject, type Tool } from "../contract/model.ts";
+import { pointer } from "../contract/pointer.ts";
+import type { TargetKind } from "../contract/surface.ts";
+import { resolvePointer } from "../schema/ref.ts";
+import { forEachSubschema } from "../schema/subschemas.ts";
+import type { Finding } from "./model.ts";
+import { visible } from "./text-scan.ts";
+
+export type Found = Omit<Finding, "rule" | "level">;
+
+const INVISIBLE = /[\u0080-\u009f\u00a0\u00ad\u061c\u180e\u2000-\u200f\u2028-\u202f\u205f-\u206f\u3000\ufeff]/;
+
+/**
+ * A string quoted for a message: quotes and backslashes escaped, line breaks as \n, invisible
+ * and look-alike space characters spelled out as the security rules do ("<U+200B ZERO WIDTH
+ * SPACE>"), long text cut.
+ */
+export function show(value: string, max = 80): string {
+  const cut = value.length > max ? `${value.slice(0, max)}…` : value;
+  const escaped = cut.replace(/[\\"]/g, (c) => `\\${c}`);
+  return `"${visible(escaped, (cp) => INVISIBLE.test(String.fromCodePoint(cp)))}"`;
+}
+
+/** What kind of JSON value this is, for messages: "a string", "an array", "null". */
+export function describeJson(value: Json | undefined): string {
+  if (value === undefined) return "absent";
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "an array";
+  const type = typeof value;
+  return type === "object" ? "an object" : `a ${type}`;
+}
+
+export function found(kind: TargetKind, name: string, path: string, message: string, evidence?: Json): Found {
+  return evidence === undefined
+    ? { target: { kind, name }, path, message }
+    : { target: { kind, name }, path, message, evidence };
+}
+
+export interface SchemaNode {
+  schema: JsonObject;
+  /** JSON Pointer of this subschema inside the item (e.g. "/inputSchema/properties/city"). */
+  path: string;
+}
+
+/**
+ * Every object subschema of `schema`, itself first, visiting only schema positions (so an
+ * `enum`, `const`, `default` or `examples` value that looks like a schema is not visited).
+ */
+export function* walkSchema(schema: Json | undefined, path: string): Generator<SchemaNode> {
+  if (!isJsonObject(schema)) return;
+  yield { schema, path };
+  const children: [Json, string[]][] = [];
+  forEachSubschema(schema, (child, segments) => children.push([child, segments]));
+  for (const [child, segments] of children) yield* walkSchema(child, pointer(path, ...segments));
+}
+
+export const SCHEMA_KEYS = ["inputSchema", "outputSchema"] as const;
+
+/** Each tool's inputSchema and outputSchema that is present, with its pointer. */
+export function* toolSchemas(contract: Contract): Generator<{ tool: Tool; key: string; schema: Json }> {
+  for (const tool of contract.tools) {
+    for (const key of SCHEMA_KEYS) {
+      const schema = tool[key];
+      if (schema !== undefined) yield { tool, key, schema };
+    }
+  }
+}
+
+/** Resolves a JSON Pointer (already URI-decoded) inside `root`: the one reader in ../schema/ref.ts. */
+export { resolvePointer };
+
+export function stringOrEmpty(value: Json | undefined): string {
+  return typeof value === "string" ? value : "";
+}

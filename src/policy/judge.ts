@@ -1,0 +1,94 @@
+/**
+ * The two pipelines, side by side, from surfaces in hand to a verdict. Each is a chain of
+ * `(changes) → changes` steps in a fixed order, so that what a flag does is read here once:
+ *
+ *   check, diff: compare (surface diff + security drift lens) → rule overrides → ignores
+ *                → consumer scope (--used, --used-by) → witnesses → report → semver and
+ *                break-glass (the verdict)
+ *   lint:        checks (minus --disable) → level overrides → fingerprints → ignores → report
+ *
+ * Pure: the commands in src/cli/ read the files and flags, call one of these, and write the
+ * reports. (Witnesses are async only because the validator they use is loaded on first use.)
+ */
+import type { Contract } from "../contract/model.ts";
+import { attachWitnesses } from "../diff/witnesses.ts";
+import { lintContract } from "../lint/lint.ts";
+import { toolListSize } from "../lint/rules-quality.ts";
+import {
+  buildLintReport,
+  buildReport,
+  type FailOn,
+  fingerprintFindings,
+  type LintFailOn,
+  type LintReport,
+  sideOf,
+} from "../report/model.ts";
+import { applyIgnores, applyLintOverrides, applyRuleOverrides } from "./apply.ts";
+import { compareSurfaces } from "./compare.ts";
+import type { Policy } from "./policy.ts";
+import { applyScope, type ConsumerUsage } from "./scope.ts";
+import { finishVerdict, type Verdict, type VerdictOptions } from "./verdict.ts";
+
+/** The policy of one run: the file's rules and ignores, the consumer's usage, semver and break-glass. */
+export interface JudgePolicy extends VerdictOptions {
+  policy: Policy;
+  usage?: ConsumerUsage;
+  /** YYYY-MM-DD (UTC), for ignores that expire. */
+  today: string;
+}
+
+export interface Comparison {
+  command: "check" | "diff";
+  baseline: { contract: Contract; source: string };
+  current: { contract: Contract; source: string };
+  policy: JudgePolicy;
+  failOn: FailOn;
+  /** Compute witness values for breaking changes (--no-witness turns it off). */
+  witness: boolean;
+}
+
+/** check and diff. */
+export async function judgeComparison(c: Comparison): Promise<Verdict> {
+  const before = c.baseline.contract;
+  const after = c.current.contract;
+  const judged = applyRuleOverrides(compareSurfaces(before, after), c.policy.policy);
+  const ignored = applyIgnores(judged, c.policy.policy, c.policy.today);
+  const scoped = c.policy.usage ? applyScope(ignored.changes, c.policy.usage) : ignored.changes;
+  // Witnesses last: only for what is still reported, and after overrides changed severities.
+  const changes = c.witness ? await attachWitnesses(scoped, before, after) : scoped;
+  const report = buildReport(
+    c.command,
+    sideOf(before, c.baseline.source),
+    sideOf(after, c.current.source),
+    changes,
+    c.failOn,
+    ignored.notices,
+  );
+  return finishVerdict(report, c.policy);
+}
+
+export interface LintRun {
+  contract: Contract;
+  source: string;
+  policy: Policy;
+  today: string;
+  tokenBudget: number;
+  /** Rule ids turned off for this run (--disable). */
+  disabled: ReadonlySet<string>;
+  failOn: LintFailOn;
+}
+
+/** lint. */
+export function judgeLint(run: LintRun): { report: LintReport; exitCode: 0 | 1 } {
+  const found = lintContract(run.contract, { tokenBudget: run.tokenBudget }, run.disabled);
+  const findings = fingerprintFindings(applyLintOverrides(found, run.policy));
+  const ignored = applyIgnores(findings, run.policy, run.today, "lint");
+  const report = buildLintReport(
+    sideOf(run.contract, run.source),
+    ignored.changes,
+    { ...toolListSize(run.contract), budget: run.tokenBudget },
+    run.failOn,
+    ignored.notices,
+  );
+  return { report, exitCode: report.result === "fail" ? 1 : 0 };
+}

@@ -1,0 +1,163 @@
+/**
+ * Object keywords for the variance engine: properties (a property only one side declares is
+ * compared with the schema the other side applies to that name, if any), `required`,
+ * openness (`additionalProperties`, `unevaluatedProperties`: open, constrained or closed),
+ * `patternProperties`, `propertyNames`, `dependentRequired` and property counts (via
+ * bounds.ts). Property names are server text: they are read as own members only. Pure.
+ */
+import { isJsonObject, type Json, type JsonObject } from "../../contract/model.ts";
+import { escapeSegment } from "../../contract/pointer.ts";
+import { own } from "../dict.ts";
+import { ANNOTATION_KEYWORDS, asObject, isNever, jsonEqual } from "../normalize.ts";
+import { compareCount } from "./bounds.ts";
+import { type Context, compareNode, emit } from "./context.ts";
+
+/** The schema an object applies to an undeclared property name, when it is a real constraint. */
+function undeclaredSchema(object: JsonObject, name: string): Json | undefined {
+  if (isJsonObject(object.patternProperties)) {
+    for (const [pattern, schema] of Object.entries(object.patternProperties)) {
+      try {
+        if (new RegExp(pattern, "u").test(name)) return schema;
+      } catch {
+        // An invalid pattern matches nothing here; lint reports it.
+      }
+    }
+  }
+  return openness(object.additionalProperties) === "schema" ? object.additionalProperties : undefined;
+}
+
+/** open: anything goes; closed: nothing; schema: constrained. */
+function openness(schema: Json | undefined): "open" | "closed" | "schema" {
+  if (schema === undefined || schema === true) return "open";
+  if (isNever(schema)) return "closed";
+  const node = asObject(schema);
+  return Object.keys(node).some((k) => !ANNOTATION_KEYWORDS.has(k)) ? "schema" : "open";
+}
+
+function stringList(value: Json | undefined): string[] {
+  return Array.isArray(value) ? value.filter((v): v is string => typeof v === "string") : [];
+}
+
+/** The union of two objects' own keys, sorted. */
+function keysOfBoth(a: JsonObject, b: JsonObject): string[] {
+  return [...new Set([...Object.keys(a), ...Object.keys(b)])].sort();
+}
+
+function compareProperties(a: JsonObject, b: JsonObject, path: string, ctx: Context): void {
+  const pa = isJsonObject(a.properties) ? a.properties : {};
+  const pb = isJsonObject(b.properties) ? b.properties : {};
+  const closedA = openness(a.additionalProperties) === "closed" && !isJsonObject(a.patternProperties);
+  const closedB = openness(b.additionalProperties) === "closed" && !isJsonObject(b.patternProperties);
+  for (const name of keysOfBoth(pa, pb)) {
+    const propPath = `${path}/properties/${escapeSegment(name)}`;
+    const inA = Object.hasOwn(pa, name);
+    const inB = Object.hasOwn(pb, name);
+    if (inA && inB) compareNode(pa[name] as Json, pb[name] as Json, propPath, ctx);
+    else if (inA) {
+      // Where the new object still constrains the name (patternProperties, a schema for
+      // additionalProperties), compare with that schema; otherwise it is open or closed.
+      const fallback = undeclaredSchema(b, name);
+      if (fallback !== undefined) compareNode(pa[name] as Json, fallback, propPath, ctx);
+      else {
+        const rule = closedB ? "closed-object-property-removed" : "property-removed";
+        emit(ctx, rule, propPath, `property "${name}" removed`, { before: pa[name] as Json });
+      }
+    } else {
+      const fallback = undeclaredSchema(a, name);
+      if (fallback !== undefined) compareNode(fallback, pb[name] as Json, propPath, ctx);
+      else {
+        const rule = closedA ? "closed-object-property-added" : "property-added";
+        emit(ctx, rule, propPath, `property "${name}" added`, { after: pb[name] as Json });
+      }
+    }
+  }
+}
+
+function compareRequired(a: JsonObject, b: JsonObject, path: string, ctx: Context): void {
+  const ra = new Set(stringList(a.required));
+  const rb = new Set(stringList(b.required));
+  for (const name of [...rb].sort()) {
+    if (!ra.has(name))
+      emit(ctx, "required-added", `${path}/required`, `property "${name}" is now required`, { after: name });
+  }
+  for (const name of [...ra].sort()) {
+    if (!rb.has(name))
+      emit(ctx, "required-removed", `${path}/required`, `property "${name}" is no longer required`, { before: name });
+  }
+}
+
+function compareOpenness(x: Json | undefined, y: Json | undefined, path: string, keyword: string, ctx: Context): void {
+  if (jsonEqual(x, y)) return;
+  const ox = openness(x);
+  const oy = openness(y);
+  if (ox === "schema" && oy === "schema") {
+    compareNode(x as Json, y as Json, path, ctx);
+    return;
+  }
+  if (ox === oy) return;
+  const rank = { open: 2, schema: 1, closed: 0 };
+  if (rank[oy] < rank[ox]) {
+    const how = oy === "closed" ? "are no longer allowed" : "are now constrained by a schema";
+    emit(ctx, "additional-properties-restricted", path, `properties not declared ${how} (${keyword})`, {
+      before: x,
+      after: y,
+    });
+  } else {
+    const how = oy === "open" ? "are now allowed" : "are now allowed when they match a schema";
+    emit(ctx, "additional-properties-relaxed", path, `properties not declared ${how} (${keyword})`, {
+      before: x,
+      after: y,
+    });
+  }
+}
+
+function comparePatternProperties(a: JsonObject, b: JsonObject, path: string, ctx: Context): void {
+  if (jsonEqual(a.patternProperties, b.patternProperties)) return;
+  const ppa = asObject(a.patternProperties);
+  const ppb = asObject(b.patternProperties);
+  const same =
+    Object.keys(ppa).length === Object.keys(ppb).length && Object.keys(ppa).every((k) => Object.hasOwn(ppb, k));
+  if (same) {
+    for (const k of Object.keys(ppa))
+      compareNode(ppa[k] as Json, ppb[k] as Json, `${path}/patternProperties/${escapeSegment(k)}`, ctx);
+  } else {
+    emit(ctx, "pattern-properties-changed", `${path}/patternProperties`, "patternProperties changed", {
+      before: a.patternProperties,
+      after: b.patternProperties,
+      note: "which property names the patterns match cannot be compared statically",
+    });
+  }
+}
+
+function compareDependentRequired(a: JsonObject, b: JsonObject, path: string, ctx: Context): void {
+  const da = asObject(a.dependentRequired);
+  const db = asObject(b.dependentRequired);
+  for (const key of keysOfBoth(da, db)) {
+    const before = new Set(stringList(own(da, key)));
+    const after = new Set(stringList(own(db, key)));
+    const depPath = `${path}/dependentRequired/${escapeSegment(key)}`;
+    for (const dep of after) {
+      if (!before.has(dep))
+        emit(ctx, "dependent-required-added", depPath, `"${key}" now requires "${dep}"`, { after: dep });
+    }
+    for (const dep of before) {
+      if (!after.has(dep))
+        emit(ctx, "dependent-required-removed", depPath, `"${key}" no longer requires "${dep}"`, { before: dep });
+    }
+  }
+}
+
+export function compareObjects(a: JsonObject, b: JsonObject, path: string, ctx: Context): void {
+  compareProperties(a, b, path, ctx);
+  compareRequired(a, b, path, ctx);
+  for (const keyword of ["additionalProperties", "unevaluatedProperties"] as const) {
+    compareOpenness(a[keyword], b[keyword], `${path}/${keyword}`, keyword, ctx);
+  }
+  comparePatternProperties(a, b, path, ctx);
+  if (a.propertyNames !== undefined || b.propertyNames !== undefined) {
+    compareNode(a.propertyNames ?? {}, b.propertyNames ?? {}, `${path}/propertyNames`, ctx);
+  }
+  compareDependentRequired(a, b, path, ctx);
+  compareCount(a, b, "minProperties", path, ctx);
+  compareCount(a, b, "maxProperties", path, ctx);
+}

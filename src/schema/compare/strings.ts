@@ -1,0 +1,38 @@
+/**
+ * String keywords for the variance engine: length bounds (via bounds.ts), `pattern` and
+ * `format`. Whether one regular expression accepts every string another does cannot be decided
+ * statically, so a changed pattern is reported with that said, never judged silently. Pure.
+ */
+import type { JsonObject } from "../../contract/model.ts";
+import { compareCount } from "./bounds.ts";
+import { type Context, emit } from "./context.ts";
+
+export function compareStrings(a: JsonObject, b: JsonObject, path: string, ctx: Context): void {
+  compareCount(a, b, "minLength", path, ctx);
+  compareCount(a, b, "maxLength", path, ctx);
+  const pa = typeof a.pattern === "string" ? a.pattern : undefined;
+  const pb = typeof b.pattern === "string" ? b.pattern : undefined;
+  if (pa !== pb) {
+    if (pa === undefined) emit(ctx, "pattern-added", `${path}/pattern`, `pattern /${pb}/ added`, { after: pb });
+    else if (pb === undefined)
+      emit(ctx, "pattern-removed", `${path}/pattern`, `pattern /${pa}/ removed`, { before: pa });
+    else {
+      emit(ctx, "pattern-changed", `${path}/pattern`, `pattern changed from /${pa}/ to /${pb}/`, {
+        before: pa,
+        after: pb,
+        note: "whether the new pattern accepts every string the old one did cannot be decided statically; review it",
+      });
+    }
+  }
+  const fa = typeof a.format === "string" ? a.format : undefined;
+  const fb = typeof b.format === "string" ? b.format : undefined;
+  if (fa !== fb) {
+    if (fa === undefined) emit(ctx, "format-added", `${path}/format`, `format "${fb}" added`, { after: fb });
+    else if (fb === undefined) emit(ctx, "format-removed", `${path}/format`, `format "${fa}" removed`, { before: fa });
+    else
+      emit(ctx, "format-changed", `${path}/format`, `format changed from "${fa}" to "${fb}"`, {
+        before: fa,
+        after: fb,
+      });
+  }
+}
