@@ -21,7 +21,16 @@ export const MAX_PAGES = 1000;
 const MAX_RELISTS = 3;
 const METHOD_NOT_FOUND = -32601;
 
-export async function captureSurface(session: Session, clientCapabilities: ClientCapability[]): Promise<Contract> {
+export interface CaptureOptions {
+  /** Refuse wrong-typed item fields (exit 3); false for lint, whose rules report them. Default true. */
+  fieldTypes?: boolean;
+}
+
+export async function captureSurface(
+  session: Session,
+  clientCapabilities: ClientCapability[],
+  options: CaptureOptions = {},
+): Promise<Contract> {
   const init = session.initializeResult ?? {};
   const capabilities = isJsonObject(init.capabilities) ? init.capabilities : {};
   const lists = SURFACE_LISTS.filter((list) => capabilities[list.capability] !== undefined);
@@ -43,7 +52,7 @@ export async function captureSurface(session: Session, clientCapabilities: Clien
     for (const list of stale) surface[list.key] = await drain(session, list);
   }
   // A fault that arrived with the last answer (a second answer to it) still fails the capture.
-  session.assertHealthy();
+  await session.assertHealthy();
 
   const contract: Contract = {
     lockfileVersion: LOCKFILE_VERSION,
@@ -57,7 +66,7 @@ export async function captureSurface(session: Session, clientCapabilities: Clien
     prompts: (surface.prompts ?? []) as Contract["prompts"],
   };
   if (typeof init.instructions === "string") contract.instructions = init.instructions;
-  return assertCapturedSurface(contract);
+  return assertCapturedSurface(contract, options.fieldTypes ?? true);
 }
 
 function clearChanged(session: Session, list: SurfaceList): void {

@@ -4,7 +4,7 @@
  * pulls in the MCP SDK that offline commands must not pay for.
  */
 import { constants } from "node:os";
-import { captureSurface } from "../capture/capture.ts";
+import { type CaptureOptions, captureSurface } from "../capture/capture.ts";
 import { openSession } from "../connect/index.ts";
 import { describeTarget, targetSecrets } from "../connect/target.ts";
 import type { Contract } from "../contract/model.ts";
@@ -24,7 +24,11 @@ export interface CaptureResult {
  */
 const FATAL_SIGNALS = ["SIGINT", "SIGTERM", "SIGHUP", "SIGQUIT"] as const;
 
-export async function captureTarget(resolved: ResolvedTarget, ui: Ui): Promise<CaptureResult> {
+export async function captureTarget(
+  resolved: ResolvedTarget,
+  ui: Ui,
+  options: CaptureOptions = {},
+): Promise<CaptureResult> {
   const { target, clientCapabilities, timeoutMs, maxResponseBytes } = resolved;
   ui.addSecrets(targetSecrets(target));
   const started = performance.now();
@@ -59,7 +63,7 @@ export async function captureTarget(resolved: ResolvedTarget, ui: Ui): Promise<C
     });
     killNow = open.killNow;
     try {
-      const contract = await captureSurface(open.session, clientCapabilities);
+      const contract = await captureSurface(open.session, clientCapabilities, options);
       return { contract, transport: open.transport, elapsedMs: performance.now() - started };
     } finally {
       ui.progress(`closing ${where}`);

@@ -4,14 +4,13 @@ import { describeTarget } from "../connect/target.ts";
 import { serializeContract } from "../contract/canonical.ts";
 import type { Contract } from "../contract/model.ts";
 import { UsageError } from "../errors.ts";
-import { judgeComparison } from "../policy/judge.ts";
 import { FAIL_ON, type FailOn } from "../report/model.ts";
 import { readBaselineAtRef } from "./git-baseline.ts";
 import { type GlobalOptions, makeUi } from "./globals.ts";
 import { readLockfile } from "./lockfile.ts";
 import { assertWritable, writeFileAtomic } from "./output-file.ts";
 import { type PolicyOptionValues, policyOptions, preparePolicy, resolveFailOn } from "./policy-options.ts";
-import { formatOptions, planOutputs, type ReportFile, writeVerdict } from "./report-output.ts";
+import { formatOptions, planOutputs, type ReportFile, reportComparison } from "./report-output.ts";
 import { DEFAULT_LOCKFILE } from "./snapshot.ts";
 import { addTargetOptions, rejectLiveOnlyFlags, resolveTarget, type TargetOptionValues } from "./target-options.ts";
 
@@ -135,19 +134,18 @@ Exit codes: 0 nothing at or over --fail-on (or --allow-breaking), 1 it was reach
     }
 
     // Findings are located in the committed baseline (SARIF, GitHub annotations, JUnit).
-    const verdict = await judgeComparison({
-      command: "check",
-      baseline: { contract: baseline, source: baselineSource },
-      current: { contract: current, source: currentSource },
-      policy: prepared,
-      failOn,
-      witness: options.witness,
-    });
-    const exitCode = await writeVerdict(
-      verdict,
+    const exitCode = await reportComparison(
+      {
+        command: "check",
+        baseline: { contract: baseline, source: baselineSource },
+        current: { contract: current, source: currentSource },
+        policy: prepared,
+        failOn,
+        witness: options.witness,
+      },
       plans,
       globals.color ?? "auto",
-      { baseline: baselineFile, current: againstFile, baselineContract: baseline, currentContract: current },
+      { baseline: baselineFile, current: againstFile },
       ui,
     );
 

@@ -1,11 +1,10 @@
 /** `mcp-contract diff`: the offline, human diff of two lockfiles. Never loads the MCP SDK. */
 import { Command, Option } from "@commander-js/extra-typings";
-import { judgeComparison } from "../policy/judge.ts";
 import { FAIL_ON, type FailOn } from "../report/model.ts";
 import { type GlobalOptions, makeUi } from "./globals.ts";
 import { readLockfile } from "./lockfile.ts";
 import { type PolicyOptionValues, policyOptions, preparePolicy, resolveFailOn } from "./policy-options.ts";
-import { formatOptions, planOutputs, writeVerdict } from "./report-output.ts";
+import { formatOptions, planOutputs, reportComparison } from "./report-output.ts";
 
 export function diffCommand() {
   const [witness, format, output] = formatOptions();
@@ -53,24 +52,18 @@ Examples:
         prepared.policy,
         "diff",
       );
-      const verdict = await judgeComparison({
-        command: "diff",
-        baseline: { contract: before.contract, source: oldPath },
-        current: { contract: after.contract, source: newPath },
-        policy: prepared,
-        failOn,
-        witness: options.witness,
-      });
-      const exitCode = await writeVerdict(
-        verdict,
+      const exitCode = await reportComparison(
+        {
+          command: "diff",
+          baseline: { contract: before.contract, source: oldPath },
+          current: { contract: after.contract, source: newPath },
+          policy: prepared,
+          failOn,
+          witness: options.witness,
+        },
         plans,
         globals.color ?? "auto",
-        {
-          baseline: before.file,
-          current: after.file,
-          baselineContract: before.contract,
-          currentContract: after.contract,
-        },
+        { baseline: before.file, current: after.file },
         ui,
       );
       if (exitCode !== 0) process.exitCode = exitCode;

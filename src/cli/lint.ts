@@ -140,7 +140,8 @@ Exit codes: 0 nothing at or over --fail-on, 1 it was reached, 2 bad flags, lockf
     } else {
       const resolved = resolveTarget(commandArgs, options, (name) => cmd.getOptionValueSource(name as never));
       const { captureTarget } = await import("./capture-target.ts");
-      contract = (await captureTarget(resolved, ui)).contract;
+      // Wrong-typed fields are findings here (protocol rules), not a capture failure.
+      contract = (await captureTarget(resolved, ui, { fieldTypes: false })).contract;
       source = `live ${describeTarget(resolved.target)}`;
     }
 

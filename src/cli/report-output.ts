@@ -5,7 +5,7 @@
 import { appendFileSync } from "node:fs";
 import { Option } from "@commander-js/extra-typings";
 import { UsageError } from "../errors.ts";
-import type { Verdict } from "../policy/verdict.ts";
+import { type Comparison, judgeComparison } from "../policy/judge.ts";
 import { FORMATS, type Format, type ReportContext } from "../report/context.ts";
 import type { AnyReport } from "../report/model.ts";
 import { renderReport } from "../report/render.ts";
@@ -83,15 +83,24 @@ export async function writeReports(
   }
 }
 
-/** Write a comparison's reports, warn when break-glass let a failing run pass, and return the exit code. */
-export async function writeVerdict(
-  verdict: Verdict,
+/**
+ * check and diff once both surfaces are in hand: judge them (src/policy/judge.ts), write every
+ * report, warn when break-glass let a failing run pass; returns the exit code. `files` are the
+ * lockfile texts reports point into (SARIF, GitHub annotations, JUnit).
+ */
+export async function reportComparison(
+  comparison: Comparison,
   plans: OutputPlan[],
   colorMode: "auto" | "always" | "never",
-  context: ReportContext,
+  files: Pick<ReportContext, "baseline" | "current">,
   ui: Ui,
 ): Promise<number> {
-  await writeReports(verdict.report, plans, colorMode, context);
+  const verdict = await judgeComparison(comparison);
+  await writeReports(verdict.report, plans, colorMode, {
+    ...files,
+    baselineContract: comparison.baseline.contract,
+    currentContract: comparison.current.contract,
+  });
   if (verdict.warning) ui.warn(verdict.warning);
   return verdict.exitCode;
 }

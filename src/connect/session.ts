@@ -98,8 +98,12 @@ export class Session {
     void this.transport.close().catch(() => {});
   }
 
-  /** Throws the error that ended the session, if one did (say, a duplicate answer to the last request). */
-  assertHealthy(): void {
+  /**
+   * Once the last answer is in: let what arrived with it be read (a second answer to the
+   * same request, say), then throw the error that ended the session, if one did.
+   */
+  async assertHealthy(): Promise<void> {
+    await new Promise((resolve) => setImmediate(resolve));
     if (this.failed) throw this.failed;
   }
 

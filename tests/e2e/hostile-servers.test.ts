@@ -406,7 +406,7 @@ describe("stdio: requests from the server, bad ids, floods and storms end in bou
   );
 
   test.concurrent(
-    "a list_changed storm after every answer: exit 3 after three re-lists",
+    "a list_changed storm with every answer: exit 3 after three re-lists",
     async () => {
       const result = await run(["snapshot", "-o", "-", "--timeout", "20", ...stdio("list-changed-storm")]);
       expectFailure(result, 10, "kept announcing that its tools list changed");

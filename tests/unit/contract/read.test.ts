@@ -1,14 +1,14 @@
 import { describe, expect, test } from "bun:test";
-import { serializeContract } from "../../src/contract/canonical.ts";
-import { locateJsonError } from "../../src/contract/json-position.ts";
-import { parseContract } from "../../src/contract/read.ts";
+import { serializeContract } from "../../../src/contract/canonical.ts";
+import { locateJsonError } from "../../../src/contract/json-position.ts";
+import { parseContract } from "../../../src/contract/read.ts";
 import {
   assertCapturedSurface,
   assertDepth,
   findValueProblem,
   MAX_NESTING_DEPTH,
-} from "../../src/contract/validate.ts";
-import { ServerError, UsageError } from "../../src/errors.ts";
+} from "../../../src/contract/validate.ts";
+import { ServerError, UsageError } from "../../../src/errors.ts";
 
 const valid = {
   lockfileVersion: 1,

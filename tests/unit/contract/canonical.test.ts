@@ -4,10 +4,10 @@ import {
   INDENTED_LEVELS,
   serializeContract,
   stableStringify,
-} from "../../src/contract/canonical.ts";
-import type { Json } from "../../src/contract/model.ts";
-import { MAX_NESTING_DEPTH } from "../../src/contract/validate.ts";
-import { contract } from "./diff/helpers.ts";
+} from "../../../src/contract/canonical.ts";
+import type { Json } from "../../../src/contract/model.ts";
+import { MAX_NESTING_DEPTH } from "../../../src/contract/validate.ts";
+import { contract } from "../diff/helpers.ts";
 
 describe("serializeContract", () => {
   test("is byte-identical whatever the key and item order", () => {

@@ -7,11 +7,11 @@
  */
 import { describe, expect, test } from "bun:test";
 import fc from "fast-check";
-import { canonicalContract, serializeContract } from "../../src/contract/canonical.ts";
-import type { Contract } from "../../src/contract/model.ts";
-import { parseContract } from "../../src/contract/read.ts";
-import { MAX_NESTING_DEPTH } from "../../src/contract/validate.ts";
-import { UsageError } from "../../src/errors.ts";
+import { canonicalContract, serializeContract } from "../../../src/contract/canonical.ts";
+import type { Contract } from "../../../src/contract/model.ts";
+import { parseContract } from "../../../src/contract/read.ts";
+import { MAX_NESTING_DEPTH } from "../../../src/contract/validate.ts";
+import { UsageError } from "../../../src/errors.ts";
 
 const SEED = 9;
 const RUNS = 500;
@@ -217,8 +217,8 @@ describe("parseContract under fuzzing: a contract or exit 2, never another excep
 describe("what the reader accepts, the engine handles", () => {
   test("diff (both ways, against the base) and lint never throw on an accepted mutation", async () => {
     // Imported here, so that the reader's properties above do not depend on the engine's modules.
-    const { diffContracts } = await import("../../src/diff/diff.ts");
-    const { lintContract } = await import("../../src/lint/lint.ts");
+    const { diffContracts } = await import("../../../src/diff/diff.ts");
+    const { lintContract } = await import("../../../src/lint/lint.ts");
     const base = parseContract(JSON.stringify(BASE), "base");
     const value = fc.oneof(
       fc.jsonValue({ maxDepth: 3 }),
