@@ -1,7 +1,12 @@
 /**
  * Everything the CLI prints to stderr goes through here: colour policy, --quiet and
- * --verbose, a progress line on terminals, and redaction of secrets.
+ * --verbose, a progress line on terminals, redaction of secrets (in every encoding we can
+ * predict, and secret-like URL parameters), and escaping of the control and bidi characters a
+ * server can send (its stderr tail, its names), so that none reaches the terminal raw.
  */
+import { Buffer } from "node:buffer";
+import { redactUrls } from "../connect/target.ts";
+import { escapeControls } from "../report/shared.ts";
 
 export type ColorMode = "auto" | "always" | "never";
 
@@ -21,12 +26,89 @@ export function useColor(mode: ColorMode = "auto", stream: { isTTY?: boolean } =
 
 /** Process-wide, so that the error printer in main.ts redacts what a command registered. */
 const SECRETS = new Set<string>();
+/** SECRETS longest first, so that a token inside a longer header value is masked whole; rebuilt on change. */
+let ordered: string[] | undefined;
+/** Shorter values are too likely to occur by chance to be masked. */
+const MIN_SECRET_LENGTH = 4;
 
-export function redactSecrets(text: string): string {
+function addSecret(value: string): void {
+  for (const form of secretForms(value)) {
+    if (form.length >= MIN_SECRET_LENGTH && !SECRETS.has(form)) {
+      SECRETS.add(form);
+      ordered = undefined;
+    }
+  }
+}
+
+/**
+ * The forms a secret can take in what a server echoes or an error quotes: as it is,
+ * URL-encoded (either case of hex, `+` for space), JSON-escaped, and base64 (padded, unpadded,
+ * URL-safe), which is how `user:password` travels as Basic auth. A value that is itself a
+ * Basic credential (base64 of `user:password`) also gives its decoded forms.
+ */
+export function secretForms(value: string): string[] {
+  if (value.length < MIN_SECRET_LENGTH) return [];
+  const uri = encodeURIComponent(value);
+  const base64 = Buffer.from(value, "utf8").toString("base64");
+  const forms = [
+    value,
+    uri,
+    uri.replace(/%[0-9A-F]{2}/g, (hex) => hex.toLowerCase()),
+    uri.replace(/%20/g, "+"),
+    JSON.stringify(value).slice(1, -1),
+    base64,
+    base64.replace(/=+$/, ""),
+    Buffer.from(value, "utf8").toString("base64url"),
+  ];
+  const basic = basicCredential(value);
+  if (basic !== undefined) forms.push(basic, basic.slice(basic.indexOf(":") + 1));
+  return [...new Set(forms)];
+}
+
+/** `user:password` when the value is base64 of printable text with a colon. */
+function basicCredential(value: string): string | undefined {
+  if (value.length % 4 !== 0 || !/^[A-Za-z0-9+/]+={0,2}$/.test(value)) return undefined;
+  const text = Buffer.from(value, "base64").toString("utf8");
+  return /^[^\u0000-\u001f\u007f:\ufffd]*:[^\u0000-\u001f\u007f\ufffd]+$/.test(text) ? text : undefined;
+}
+
+/** MCP_CONTRACT_BEARER as last registered. */
+let envBearer: string | undefined;
+
+/** Secrets of the environment, registered whatever the command: MCP_CONTRACT_BEARER reaches every stdio server too. */
+function addEnvironmentSecrets(): void {
+  const bearer = process.env.MCP_CONTRACT_BEARER;
+  if (bearer && bearer !== envBearer) addSecret(bearer);
+  envBearer = bearer;
+}
+
+function maskSecrets(text: string): string {
+  addEnvironmentSecrets();
+  ordered ??= [...SECRETS].sort((a, b) => b.length - a.length);
   let out = text;
-  // Longest first, so that a token inside a longer header value is masked whole.
-  for (const secret of [...SECRETS].sort((a, b) => b.length - a.length)) out = out.split(secret).join("***");
-  return out;
+  for (const secret of ordered) if (out.includes(secret)) out = out.split(secret).join("***");
+  return redactUrls(out);
+}
+
+/** Our own colours: SGR sequences (`ESC [ … m`), the only escape sequences the CLI writes. */
+const SGR = /(\u001b\[[0-9;]*m)/;
+
+/**
+ * Text as it may reach the terminal: registered secrets (in every form) and secret-like URL
+ * parameters masked, control and bidi characters escaped (`\u001b`), tab and line feed kept.
+ */
+export function redactSecrets(text: string): string {
+  return escapeControls(maskSecrets(text));
+}
+
+/** As redactSecrets, but colours (SGR sequences) are kept when they are on. */
+function terminalText(text: string, color: boolean): string {
+  const masked = maskSecrets(text);
+  if (!color) return escapeControls(masked);
+  return masked
+    .split(SGR)
+    .map((part, i) => (i % 2 === 1 ? part : escapeControls(part)))
+    .join("");
 }
 
 const SPINNER = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
@@ -49,13 +131,14 @@ export class Ui {
     this.color = useColor(options.color);
   }
 
-  /** Register values (tokens, header values) that must never be printed, by any Ui. */
+  /** Register values (tokens, header values, --env values) that must never be printed, by any Ui. */
   addSecrets(values: string[]): void {
-    for (const value of values) if (value.length >= 4) SECRETS.add(value);
+    for (const value of values) addSecret(value);
   }
 
+  /** Text as this Ui prints it: secrets masked, control characters escaped, its own colours kept. */
   redact(text: string): string {
-    return redactSecrets(text);
+    return terminalText(text, this.color);
   }
 
   paint(code: string, text: string): string {

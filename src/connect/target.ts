@@ -125,18 +125,142 @@ export function parseClientCapabilities(value: string | undefined): ClientCapabi
   return [...new Set(caps as ClientCapability[])].sort();
 }
 
-/** Values that must never be printed: bearer tokens and header values. */
+/**
+ * Values that must never be printed: header values and bearer tokens, URL credentials (and the
+ * `user:password` pair that travels as Basic auth) and the values of secret-like query
+ * parameters; for a stdio server, its --env values (what it gets beyond the inherited
+ * environment, from --env or a config file) and the inherited variables whose names look
+ * secret (GITHUB_TOKEN, OPENAI_API_KEY), which it can echo just as well, but not ordinary
+ * settings (LOG_LEVEL=debug, PORT=3000, ROOT=/srv/data) under names that do not look secret,
+ * which would otherwise be masked in every message. The printer also masks their encodings
+ * (src/cli/ui.ts).
+ */
 export function targetSecrets(target: Target): string[] {
-  if (target.kind !== "http") return [];
-  const password = target.url.password ? [decodeURIComponent(target.url.password), target.url.password] : [];
-  return [...password, ...Object.values(target.headers)]
-    .flatMap((v) => [v, v.replace(/^Bearer\s+/i, "")])
-    .filter((v) => v.length >= 4);
+  const values =
+    target.kind === "stdio"
+      ? Object.entries(target.env).flatMap(([key, value]) => envSecrets(key, value, process.env[key] !== value))
+      : [...urlSecrets(target.url.href), ...Object.values(target.headers)].flatMap((v) => [
+          v,
+          v.replace(/^(?:Bearer|Basic)\s+/i, ""),
+        ]);
+  return [...new Set(values)].filter((v) => v.length >= 4);
+}
+
+const FLAG = /^(?:true|false|yes|no|on|off|[01])$/i;
+const ORDINARY_SETTING =
+  /^(?:true|false|yes|no|on|off|none|null|\d{1,6}|trace|debug|info|warn|warning|error|fatal|silent|verbose|dev|development|prod|production|staging|test|local|stdio|http|https|sse|[~.]?\/[^\s:]*)$/i;
+
+/** An environment variable's secrets: `given` when --env (or a config file) set it, rather than inherited. */
+function envSecrets(name: string, value: string, given: boolean): string[] {
+  // Session ids of the desktop (XDG_SESSION_CLASS=user) are not credentials.
+  const secretName = isSecretParameter(name) && !/(?:^|_)SESSION(?:_|$)/i.test(name);
+  const whole = secretName ? !(given ? FLAG : ORDINARY_SETTING).test(value) : given && !ORDINARY_SETTING.test(value);
+  return [...(whole ? [value] : []), ...urlSecrets(value)];
+}
+
+/** The credentials in the URLs of a text: passwords (raw, decoded, and as `user:password`) and secret-like parameters. */
+function urlSecrets(text: string): string[] {
+  const out: string[] = [];
+  for (const match of text.match(URL_IN_TEXT) ?? []) {
+    let url: URL;
+    try {
+      url = new URL(match);
+    } catch {
+      continue;
+    }
+    const { username, password } = url;
+    if (password) out.push(password, decodeLoosely(password), `${decodeLoosely(username)}:${decodeLoosely(password)}`);
+    const params = [...url.searchParams, ...new URLSearchParams(url.hash.slice(1))];
+    for (const [name, value] of params) if (isSecretParameter(name)) out.push(value);
+  }
+  return out;
 }
 
 export function describeTarget(target: Target): string {
-  if (target.kind === "stdio") return `\`${[target.command, ...target.args].join(" ")}\``;
-  const shown = new URL(target.url.href);
-  if (shown.password) shown.password = "***";
-  return shown.href;
+  if (target.kind === "stdio") return redactUrls(`\`${[target.command, ...target.args].join(" ")}\``);
+  return redactUrls(target.url.href);
+}
+
+function decodeLoosely(text: string): string {
+  try {
+    return decodeURIComponent(text.replace(/\+/g, " "));
+  } catch {
+    return text;
+  }
+}
+
+/** Words that make a query parameter's value a credential: `token`, `api_key`, `X-Amz-Signature`, `code`. */
+const SECRET_WORDS = new Set([
+  "token",
+  "key",
+  "apikey",
+  "secret",
+  "password",
+  "passwd",
+  "pwd",
+  "pass",
+  "passphrase",
+  "sig",
+  "signature",
+  "auth",
+  "authorization",
+  "code",
+  "credential",
+  "credentials",
+  "jwt",
+  "bearer",
+  "session",
+  "sessionid",
+  "cookie",
+  "otp",
+  "passcode",
+]);
+/** The same run together (`accesstoken`, `clientsecret`). */
+const SECRET_SUFFIXES = /(?:token|secret|password|passwd|signature|credential|apikey|accesskey|privatekey)$/;
+
+/** Whether a query (or fragment) parameter of this name carries a credential. */
+export function isSecretParameter(name: string): boolean {
+  const words = name
+    .replace(/([a-z0-9])([A-Z])/g, "$1 $2")
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter(Boolean);
+  return words.some((w) => SECRET_WORDS.has(w)) || SECRET_SUFFIXES.test(words.join(""));
+}
+
+const URL_IN_TEXT = /\b[a-z][a-z0-9+.-]*:\/\/[^\s"'<>`]+/gi;
+
+/**
+ * Every URL in the text as it may be shown: the password of its credentials and the values of
+ * its secret-like query and fragment parameters (`?token=`, `api_key`, `sig`, `#access_token=`)
+ * replaced by `***`, the rest as written. The one function every display of a URL goes through
+ * (progress lines, errors, report sources); text without such a URL comes back unchanged.
+ */
+export function redactUrls(text: string): string {
+  return text.replace(URL_IN_TEXT, (match) => {
+    // Punctuation that ends a sentence is not part of the URL.
+    const trail = /[.,;:!?)\]}]+$/.exec(match)?.[0] ?? "";
+    const url = match.slice(0, match.length - trail.length);
+    return `${redactUrl(url)}${trail}`;
+  });
+}
+
+function redactUrl(url: string): string {
+  const scheme = url.indexOf("://") + 3;
+  const authorityEnd = url.slice(scheme).search(/[/?#]/);
+  const authority = authorityEnd < 0 ? url.slice(scheme) : url.slice(scheme, scheme + authorityEnd);
+  const at = authority.lastIndexOf("@");
+  const colon = authority.indexOf(":");
+  const shownAuthority =
+    at >= 0 && colon >= 0 && colon + 1 < at ? `${authority.slice(0, colon)}:***${authority.slice(at)}` : authority;
+  const rest = url.slice(scheme + authority.length);
+  const query = rest.search(/[?#]/);
+  const path = query < 0 ? rest : rest.slice(0, query);
+  const params = query < 0 ? "" : rest.slice(query);
+  const shownParams = params.replace(
+    /([?#&;])([^=&#;]*)=([^&#;]*)/g,
+    (whole, sep: string, name: string, value: string) =>
+      value !== "" && isSecretParameter(decodeLoosely(name)) ? `${sep}${name}=***` : whole,
+  );
+  return `${url.slice(0, scheme)}${shownAuthority}${path}${shownParams}`;
 }

@@ -131,9 +131,9 @@ export function asObject(value: Json | undefined): JsonObject {
 }
 
 /**
- * Items by identity. A lockfile should not hold two items with the same identity; if it
- * does (hand-edited, or a misbehaving server), the first one is compared and the rest are
- * ignored. `lint` reports the duplicates.
+ * Items by identity, the first of each. A surface should not hold two items with one identity;
+ * where only one item per identity can be used (witnesses, the drift lens's own look-up), the
+ * first one is. The surface diff sees every copy (copiesById), and `lint` reports duplicates.
  */
 export function firstById<T extends JsonObject>(items: readonly T[], id: string): Map<string, T> {
   const byId = new Map<string, T>();
@@ -142,6 +142,82 @@ export function firstById<T extends JsonObject>(items: readonly T[], id: string)
     if (typeof key === "string" && !byId.has(key)) byId.set(key, item);
   }
   return byId;
+}
+
+/** Items by identity, every copy in list order: a misbehaving (or hostile) server can list one name twice. */
+export function copiesById<T extends JsonObject>(items: readonly T[], id: string): Map<string, T[]> {
+  const byId = new Map<string, T[]>();
+  for (const item of items) {
+    const key = item[id];
+    if (typeof key !== "string") continue;
+    const copies = byId.get(key);
+    if (copies) copies.push(item);
+    else byId.set(key, [item]);
+  }
+  return byId;
+}
+
+/**
+ * The copies of one identity on both sides, matched: identical copies pair off first (their
+ * order does not matter), the rest pair in list order and are diffed, and the new copies left
+ * over are duplicates the old side did not have. Old copies left over are duplicates that
+ * went away, which breaks no one: they are not reported. With one copy a side (every sane
+ * surface) this is one comparison.
+ */
+export function matchCopies<T extends JsonObject>(
+  before: readonly T[],
+  after: readonly T[],
+): { changed: [T, T][]; extra: T[] } {
+  if (before.length === 1 && after.length === 1) {
+    const [oldItem, newItem] = [before[0] as T, after[0] as T];
+    return { changed: jsonEqual(oldItem, newItem) ? [] : [[oldItem, newItem]], extra: [] };
+  }
+  const oldLeft = [...before];
+  const newLeft: T[] = [];
+  for (const item of after) {
+    const same = oldLeft.findIndex((old) => jsonEqual(old, item));
+    if (same >= 0) oldLeft.splice(same, 1);
+    else newLeft.push(item);
+  }
+  const paired = Math.min(oldLeft.length, newLeft.length);
+  return {
+    changed: newLeft.slice(0, paired).map((item, i) => [oldLeft[i] as T, item]),
+    extra: newLeft.slice(paired),
+  };
+}
+
+const IDENTITY_WORD: Record<string, string> = { name: "name", uri: "URI", uriTemplate: "uriTemplate" };
+/** The plural, and what a client does with one, for the duplicate message. */
+const DUPLICATE_WORDS: Record<TargetKind, [string, string]> = {
+  tool: ["tools", "calls"],
+  resource: ["resources", "reads"],
+  resourceTemplate: ["resource templates", "expands"],
+  prompt: ["prompts", "gets"],
+  server: ["servers", "talks to"],
+};
+
+/**
+ * One change per new copy of an identity that was already taken: `count` is how many items
+ * share it now. The n-th extra copy is told apart by n, so fingerprints stay stable.
+ */
+export function duplicateSpecs(
+  rule: DiffRuleId,
+  kind: TargetKind,
+  id: string,
+  name: string,
+  extra: number,
+  count: number,
+): ChangeSpec[] {
+  const word = IDENTITY_WORD[id] ?? id;
+  const [plural, verb] = DUPLICATE_WORDS[kind];
+  return Array.from({ length: extra }, (_, n) => ({
+    rule,
+    kind,
+    name,
+    path: "",
+    message: `another ${KIND_LABEL[kind]} with the same ${word} was added (${count} ${plural} share it now; a client cannot tell which one it ${verb})`,
+    ...(n > 0 && { discriminator: String(n + 1) }),
+  }));
 }
 
 export { jsonEqual };
@@ -221,40 +297,54 @@ export interface TouchedItem {
 /**
  * The shape every list shares: match items by identity, report removals (with a rename hint
  * when a removed item resembles an added one) and additions, then diff each matched pair
- * that is not identical. Added and differing items are appended to `touched` when given.
+ * that is not identical, and report each new copy of an identity already taken (matchCopies).
+ * Added (new copies too) and differing items are appended to `touched` when given.
  */
 export function diffById<T extends JsonObject>(options: {
   kind: TargetKind;
   id: string;
   removedRule: DiffRuleId;
   addedRule: DiffRuleId;
+  /** A copy of an identity the new side lists more often than the old (a poisoned duplicate). */
+  duplicateRule: DiffRuleId;
   before: readonly T[];
   after: readonly T[];
   renameCandidate: (id: string, item: T) => RenameCandidate;
   diffItem: (id: string, oldItem: T, newItem: T) => ChangeSpec[];
   touched?: TouchedItem[];
 }): ChangeSpec[] {
-  const before = firstById(options.before, options.id);
-  const after = firstById(options.after, options.id);
+  const before = copiesById(options.before, options.id);
+  const after = copiesById(options.after, options.id);
+  const first = (copies: Map<string, T[]>, id: string) => (copies.get(id) as T[])[0] as T;
   const removed = [...before.keys()].filter((id) => !after.has(id));
   const added = [...after.keys()].filter((id) => !before.has(id));
   const renames = findRenames(
-    removed.map((id) => options.renameCandidate(id, before.get(id) as T)),
-    added.map((id) => options.renameCandidate(id, after.get(id) as T)),
+    removed.map((id) => options.renameCandidate(id, first(before, id))),
+    added.map((id) => options.renameCandidate(id, first(after, id))),
   );
   const specs: ChangeSpec[] = [];
   for (const id of removed) specs.push(removal(options.removedRule, options.kind, id, renames.get(id)));
   const kind = options.kind as TouchedItem["kind"];
+  const duplicated = (id: string, extra: T[], count: number) => {
+    specs.push(...duplicateSpecs(options.duplicateRule, options.kind, options.id, id, extra.length, count));
+    for (const copy of extra) options.touched?.push({ kind, name: id, after: copy });
+  };
   for (const id of added) {
+    const [item, ...extra] = after.get(id) as T[];
     specs.push({ rule: options.addedRule, kind: options.kind, name: id, path: "", message: "added" });
-    options.touched?.push({ kind, name: id, after: after.get(id) as T });
+    options.touched?.push({ kind, name: id, after: item as T });
+    duplicated(id, extra, extra.length + 1);
   }
-  for (const [id, oldItem] of before) {
-    const newItem = after.get(id);
+  for (const [id, oldCopies] of before) {
+    const newCopies = after.get(id);
+    if (!newCopies) continue;
     // One walk settles an unchanged item (most of a big lockfile); only differing ones are diffed field by field.
-    if (!newItem || jsonEqual(oldItem, newItem)) continue;
-    options.touched?.push({ kind, name: id, before: oldItem, after: newItem });
-    specs.push(...options.diffItem(id, oldItem, newItem));
+    const { changed, extra } = matchCopies(oldCopies, newCopies);
+    for (const [oldItem, newItem] of changed) {
+      options.touched?.push({ kind, name: id, before: oldItem, after: newItem });
+      specs.push(...options.diffItem(id, oldItem, newItem));
+    }
+    duplicated(id, extra, newCopies.length);
   }
   return specs;
 }

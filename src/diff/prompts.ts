@@ -19,6 +19,7 @@ export function diffPrompts(
     id: "name",
     removedRule: "prompt-removed",
     addedRule: "prompt-added",
+    duplicateRule: "prompt-duplicate-added",
     before: oldPrompts,
     after: newPrompts,
     renameCandidate: (_, prompt) => renameCandidate(prompt),

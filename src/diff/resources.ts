@@ -7,10 +7,11 @@ import type { DiffRuleId } from "../rules/registry.ts";
 import {
   asObject,
   type ChangeSpec,
+  copiesById,
   diffById,
   diffFields,
-  firstById,
-  jsonEqual,
+  duplicateSpecs,
+  matchCopies,
   removal,
   show,
   type TouchedItem,
@@ -32,6 +33,7 @@ export function diffResources(
     id: "uri",
     removedRule: "resource-removed",
     addedRule: "resource-added",
+    duplicateRule: "resource-duplicate-added",
     before: oldResources,
     after: newResources,
     renameCandidate,
@@ -88,21 +90,28 @@ export function diffTemplates(
   newTemplates: readonly ResourceTemplate[],
   touched?: TouchedItem[],
 ): ChangeSpec[] {
-  const before = firstById(oldTemplates, "uriTemplate");
-  const after = firstById(newTemplates, "uriTemplate");
+  const before = copiesById(oldTemplates, "uriTemplate");
+  const after = copiesById(newTemplates, "uriTemplate");
+  const first = (copies: Map<string, ResourceTemplate[]>, t: string) => (copies.get(t) as ResourceTemplate[])[0]!;
   const removed = [...before.keys()].filter((t) => !after.has(t)).sort(compareStrings);
   const added = new Set([...after.keys()].filter((t) => !before.has(t)).sort(compareStrings));
 
   const specs: ChangeSpec[] = [];
+  // A new copy of a uriTemplate already taken: reported, and its texts looked at like an added template's.
+  const duplicated = (uriTemplate: string, extra: readonly ResourceTemplate[], count: number) => {
+    const rule = "template-duplicate-added";
+    specs.push(...duplicateSpecs(rule, "resourceTemplate", "uriTemplate", uriTemplate, extra.length, count));
+    for (const copy of extra) touched?.push({ kind: "resourceTemplate", name: uriTemplate, after: copy });
+  };
   // A template whose uriTemplate changed but whose name did not is the same template, changed.
   const unpaired: string[] = [];
   const addedByName = new Map<string, string[]>();
   for (const uriTemplate of added) {
-    const name = nameOf(after.get(uriTemplate)!);
+    const name = nameOf(first(after, uriTemplate));
     if (name !== undefined) addedByName.set(name, [...(addedByName.get(name) ?? []), uriTemplate]);
   }
   for (const uriTemplate of removed) {
-    const oldTemplate = before.get(uriTemplate)!;
+    const oldTemplate = first(before, uriTemplate);
     const name = nameOf(oldTemplate);
     const partner = name === undefined ? undefined : addedByName.get(name)?.shift();
     if (partner === undefined) {
@@ -110,8 +119,10 @@ export function diffTemplates(
       continue;
     }
     added.delete(partner);
-    touched?.push({ kind: "resourceTemplate", name: uriTemplate, before: oldTemplate, after: after.get(partner)! });
-    specs.push(...diffTemplate(uriTemplate, oldTemplate, after.get(partner)!));
+    const [newTemplate, ...extra] = after.get(partner)!;
+    touched?.push({ kind: "resourceTemplate", name: uriTemplate, before: oldTemplate, after: newTemplate! });
+    specs.push(...diffTemplate(uriTemplate, oldTemplate, newTemplate!));
+    duplicated(partner, extra, extra.length + 1);
   }
 
   const renames = findRenames(
@@ -122,14 +133,20 @@ export function diffTemplates(
     specs.push(removal("template-removed", "resourceTemplate", uriTemplate, renames.get(uriTemplate)));
   }
   for (const uriTemplate of added) {
+    const [newTemplate, ...extra] = after.get(uriTemplate)!;
     specs.push({ rule: "template-added", kind: "resourceTemplate", name: uriTemplate, path: "", message: "added" });
-    touched?.push({ kind: "resourceTemplate", name: uriTemplate, after: after.get(uriTemplate)! });
+    touched?.push({ kind: "resourceTemplate", name: uriTemplate, after: newTemplate! });
+    duplicated(uriTemplate, extra, extra.length + 1);
   }
-  for (const [uriTemplate, oldTemplate] of before) {
-    const newTemplate = after.get(uriTemplate);
-    if (!newTemplate || jsonEqual(oldTemplate, newTemplate)) continue;
-    touched?.push({ kind: "resourceTemplate", name: uriTemplate, before: oldTemplate, after: newTemplate });
-    specs.push(...diffTemplate(uriTemplate, oldTemplate, newTemplate));
+  for (const [uriTemplate, oldCopies] of before) {
+    const newCopies = after.get(uriTemplate);
+    if (!newCopies) continue;
+    const { changed, extra } = matchCopies(oldCopies, newCopies);
+    for (const [oldTemplate, newTemplate] of changed) {
+      touched?.push({ kind: "resourceTemplate", name: uriTemplate, before: oldTemplate, after: newTemplate });
+      specs.push(...diffTemplate(uriTemplate, oldTemplate, newTemplate));
+    }
+    duplicated(uriTemplate, extra, newCopies.length);
   }
   return specs;
 }

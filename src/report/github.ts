@@ -7,7 +7,7 @@
  * Items that count toward the verdict are errors; other items are warnings, except the least
  * severe grade (patch changes, info findings), which are notices. Exempt items never count:
  * they say why in the message. Escaping follows @actions/core: `%`, CR and LF in the message;
- * also `:` and `,` in properties.
+ * also `:` and `,` in properties; control and bidi characters are escaped first (escapeControls).
  */
 import type { ReportContext } from "./context.ts";
 import { ChangeLocator } from "./locate.ts";
@@ -15,6 +15,7 @@ import { type AnyReport, gradeOf, gradeRank, isChange, isCounted, itemsOf, type 
 import {
   bumpLine,
   countsLine,
+  escapeControls,
   exemptionLabel,
   itemMessage,
   renameHint,
@@ -38,9 +39,9 @@ export function workflowCommand(
 ): string {
   const props = Object.entries(properties)
     .filter(([, v]) => v !== undefined)
-    .map(([k, v]) => `${k}=${escapeProperty(String(v))}`)
+    .map(([k, v]) => `${k}=${escapeProperty(escapeControls(String(v)))}`)
     .join(",");
-  return `::${command}${props ? ` ${props}` : ""}::${escapeData(message)}`;
+  return `::${command}${props ? ` ${props}` : ""}::${escapeData(escapeControls(message))}`;
 }
 
 function commandFor(item: ReportItem, report: AnyReport): "error" | "warning" | "notice" {

@@ -11,7 +11,7 @@ import {
   type ReportFinding,
   type ReportItem,
 } from "./model.ts";
-import { lintGroupOf, tallyFields, verdictFields } from "./shared.ts";
+import { escapeJsonText, lintGroupOf, tallyFields, verdictFields } from "./shared.ts";
 
 const exemptField = (item: ReportItem) =>
   item.exempt ? { exempt: { kind: item.exempt.kind, reason: item.exempt.reason } } : {};
@@ -60,5 +60,6 @@ export function renderJson(report: AnyReport): string {
       : { changes: report.changes.map(changeJson) }),
     notices: report.notices,
   };
-  return `${JSON.stringify(document, null, 2)}\n`;
+  // Control and bidi characters in any string as `\u` escapes: the same data, safe to print.
+  return `${escapeJsonText(JSON.stringify(document, null, 2))}\n`;
 }

@@ -18,15 +18,33 @@ import type { TargetKind } from "../diff/model.ts";
 import type { ReportContext } from "./context.ts";
 import { parseOrUndefined } from "./locate.ts";
 import { type AnyReport, gradeOf, isChange, isCounted, isWaived, itemsOf, type ReportItem } from "./model.ts";
-import { exemptionLabel, itemMessage, lintGroupOf, toolListLine, verdictLine, witnessMeaning } from "./shared.ts";
+import {
+  escapeControls,
+  exemptionLabel,
+  itemMessage,
+  lintGroupOf,
+  toolListLine,
+  verdictLine,
+  witnessMeaning,
+} from "./shared.ts";
 
-/** Characters XML 1.0 does not allow at all (not even as references): replaced by U+FFFD. */
-const INVALID_XML =
-  /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+/**
+ * Characters XML 1.0 does not allow at all (not even as references) that escapeControls leaves:
+ * lone surrogates and U+FFFE, U+FFFF, replaced by U+FFFD.
+ */
+const INVALID_XML = /[\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 
-/** Text content: &, < and > escaped; characters XML cannot carry replaced. */
+/**
+ * Text content: control and bidi characters escaped (escapeControls: XML cannot carry most C0
+ * controls, and the others must not reach a viewer raw), &, < and > escaped, and the other
+ * characters XML cannot carry replaced.
+ */
 export function escapeXmlText(text: string): string {
-  return text.replace(INVALID_XML, "\uFFFD").replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
+  return escapeControls(text)
+    .replace(INVALID_XML, "\uFFFD")
+    .replace(/&/g, "&amp;")
+    .replace(/</g, "&lt;")
+    .replace(/>/g, "&gt;");
 }
 
 /** An attribute value in double quotes; line breaks and tabs as references so parsers keep them. */

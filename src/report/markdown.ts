@@ -27,6 +27,8 @@ import {
 } from "./model.ts";
 import {
   bumpLine,
+  escapeControls,
+  escapeJsonText,
   exemptCount,
   exemptionLabel,
   INFORMATION_URI,
@@ -47,12 +49,12 @@ import {
 const SPECIAL = /[\\`*_[\]<>|~$]/g;
 
 /**
- * Text → Markdown that renders as exactly that text, on one line: punctuation with a
- * meaning is backslash-escaped, `&` becomes an entity (no accidental entities), and line
- * breaks become <br> (a table row cannot span lines).
+ * Text → Markdown that renders as exactly that text, on one line: control and bidi characters
+ * escaped (escapeControls), punctuation with a meaning backslash-escaped, `&` as an entity (no
+ * accidental entities), and line breaks as <br> (a table row cannot span lines).
  */
 export function escapeMarkdown(text: string): string {
-  return text
+  return escapeControls(text.replace(/\r\n|\r/g, "\n"))
     .replace(/&/g, "&amp;")
     .replace(SPECIAL, "\\$&")
     .replace(/\r\n|\r|\n/g, "<br>");
@@ -63,15 +65,16 @@ export function escapeMarkdown(text: string): string {
  * line, with `|` escaped (GitHub splits table cells on a pipe even inside code).
  */
 export function codeSpan(text: string): string {
-  const flat = text.replace(/\r\n|\r|\n/g, " ").replace(/\|/g, "\\|");
+  const flat = escapeControls(text.replace(/\r\n|\r|\n/g, " ")).replace(/\|/g, "\\|");
   const longest = Math.max(0, ...(flat.match(/`+/g) ?? []).map((run) => run.length));
   const fence = "`".repeat(longest + 1);
   const pad = flat.startsWith("`") || flat.endsWith("`") || /^ .* $/.test(flat) ? " " : "";
   return `${fence}${pad}${flat}${pad}${fence}`;
 }
 
-/** A fenced code block that no line of `text` can close early. */
-export function codeBlock(text: string, language = ""): string {
+/** A fenced code block that no line of `text` can close early, with control and bidi characters escaped. */
+export function codeBlock(code: string, language = ""): string {
+  const text = escapeControls(code);
   const longest = Math.max(2, ...(text.match(/`+/g) ?? []).map((run) => run.length));
   const fence = "`".repeat(longest + 1);
   return `${fence}${language}\n${text}\n${fence}`;
@@ -151,7 +154,7 @@ function witnessBlock(change: ReportChange, witness: Json): string[] {
   return [
     `${codeSpan(change.rule)} on ${target(change)}: ${witnessMeaning(change)}`,
     "",
-    codeBlock(JSON.stringify(witness, null, 2), "json"),
+    codeBlock(escapeJsonText(JSON.stringify(witness, null, 2)), "json"),
     "",
   ];
 }

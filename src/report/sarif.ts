@@ -29,6 +29,8 @@ import {
   type ReportItem,
 } from "./model.ts";
 import {
+  escapeControls,
+  escapeJsonText,
   exemptionLabel,
   INFORMATION_URI,
   itemMessage,
@@ -159,14 +161,15 @@ function resultMessage(item: ReportItem): string {
     if (item.note) parts.push(`Note: ${sentence(item.note)}`);
   }
   if (item.exempt) parts.push(`Does not count toward the verdict (${exemptionLabel(item.exempt)}).`);
-  return parts.join(" ");
+  // Viewers show message text as it is: control and bidi characters escaped, never raw.
+  return escapeControls(parts.join(" "));
 }
 
 function logicalLocation(item: Pick<ReportItem, "target" | "path">) {
   const { kind, name } = item.target;
   return {
-    name: kind === "server" ? "server" : name,
-    fullyQualifiedName: kind === "server" ? `server${item.path}` : `${kind}/${name}${item.path}`,
+    name: kind === "server" ? "server" : escapeControls(name),
+    fullyQualifiedName: escapeControls(kind === "server" ? `server${item.path}` : `${kind}/${name}${item.path}`),
     kind: kind === "resource" || kind === "resourceTemplate" ? "resource" : kind === "server" ? "module" : "member",
   };
 }
@@ -253,7 +256,7 @@ export function buildSarif(report: AnyReport, context: ReportContext = {}) {
             ...(notices.length > 0 && {
               toolExecutionNotifications: notices.map((notice) => ({
                 level: "warning",
-                message: { text: sentence(notice) },
+                message: { text: escapeControls(sentence(notice)) },
               })),
             }),
           },
@@ -266,6 +269,7 @@ export function buildSarif(report: AnyReport, context: ReportContext = {}) {
   };
 }
 
+/** The log as JSON text, with control and bidi characters in any string as `\u` escapes (escapeJsonText). */
 export function renderSarif(report: AnyReport, context: ReportContext = {}): string {
-  return `${JSON.stringify(buildSarif(report, context), null, 2)}\n`;
+  return `${escapeJsonText(JSON.stringify(buildSarif(report, context), null, 2))}\n`;
 }

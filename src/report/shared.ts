@@ -6,6 +6,7 @@
  */
 import type { Change, TargetKind } from "../diff/model.ts";
 import { show } from "../lint/found.ts";
+import { charLabel } from "../lint/text-scan.ts";
 import { LINT_LEVELS, type LintGroup, SEVERITIES } from "../rules/model.ts";
 import { findRule } from "../rules/registry.ts";
 import {
@@ -20,6 +21,38 @@ import {
   type Side,
   type ToolListSize,
 } from "./model.ts";
+
+/**
+ * Code points that never reach a report (or a terminal) as they are: C0 controls but tab and
+ * line feed (ESC starts terminal escape sequences, BEL rings, NUL truncates, CR overwrites a
+ * line), DEL and the C1 controls, the bidi embeddings, overrides, isolates and marks, which
+ * reorder what a reviewer sees (Trojan Source), and the line and paragraph separators.
+ */
+const UNSAFE = /[\u0000-\u0008\u000B-\u001F\u007F-\u009F\u061C\u200E\u200F\u2028\u2029\u202A-\u202E\u2066-\u2069]/g;
+
+const jsonEscape = (ch: string) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, "0")}`;
+
+/**
+ * Server-sent text as a report shows it: controls as `\u001b`, bidi and separator characters
+ * spelled out as lint spells them (`<U+202E RIGHT-TO-LEFT OVERRIDE>`); everything else as it
+ * is. Every renderer passes what it shows through here (JSON and SARIF through escapeJsonText).
+ */
+export function escapeControls(text: string): string {
+  return text.replace(UNSAFE, (ch) => (ch.charCodeAt(0) <= 0x9f ? jsonEscape(ch) : charLabel(ch.charCodeAt(0))));
+}
+
+/**
+ * JSON text with those code points written as `\u` escapes: the same value once parsed, and
+ * safe to print or show. (JSON.stringify escapes C0 controls itself, not the rest.)
+ */
+export function escapeJsonText(json: string): string {
+  return json.replace(UNSAFE, jsonEscape);
+}
+
+/** A value as JSON on one line, safe to show (escapeJsonText). */
+export function showJson(value: unknown): string {
+  return escapeJsonText(JSON.stringify(value));
+}
 
 /** Placeholder home page until the project has a published one; used in SARIF and rule links. */
 export const INFORMATION_URI = "https://github.com/mcp-contract/mcp-contract";

@@ -19,11 +19,13 @@ import {
 import {
   bumpLine,
   countsLine,
+  escapeControls,
   exemptCount,
   exemptionLabel,
   itemMessage,
   renameHint,
   serverLabel,
+  showJson,
   toolListLine,
   verdictLine,
   witnessMeaning,
@@ -47,22 +49,23 @@ const marksOf = (item: ReportItem) => MARKS[gradeRank(gradeOf(item))] as (typeof
 
 function describeSide(side: Side): string {
   const server = serverLabel(side);
-  return server ? `${side.source} (${server})` : side.source;
+  return escapeControls(server ? `${side.source} (${server})` : side.source);
 }
 
 function itemLines(item: ReportItem, style: TextStyle): string[] {
   const { mark, color } = marksOf(item);
   const rule = paint(style, "2", `[${item.rule}]`);
   // Exempt items are listed, marked "(out of scope: …)" or "(ignored: …)"; they do not count toward FAIL.
-  const exempt = item.exempt ? ` ${paint(style, "2", `(${exemptionLabel(item.exempt)})`)}` : "";
-  const lines = [`  ${paint(style, color, mark)} ${itemMessage(item)} ${rule}${exempt}`];
+  // Server-sent text is shown with its control and bidi characters escaped, never raw.
+  const exempt = item.exempt ? ` ${paint(style, "2", `(${escapeControls(exemptionLabel(item.exempt))})`)}` : "";
+  const lines = [`  ${paint(style, color, mark)} ${escapeControls(itemMessage(item))} ${rule}${exempt}`];
   if (!isChange(item)) return lines;
   const detail = (label: string, text: string) => lines.push(`      ${paint(style, "2", `${label}:`)} ${text}`);
-  if (item.renamedTo) detail("hint", renameHint(`"${item.renamedTo}"`));
+  if (item.renamedTo) detail("hint", escapeControls(renameHint(`"${item.renamedTo}"`)));
   if (item.witness !== undefined) {
-    detail("witness", `${JSON.stringify(item.witness)}  ${paint(style, "2", `(${witnessMeaning(item)})`)}`);
+    detail("witness", `${showJson(item.witness)}  ${paint(style, "2", `(${witnessMeaning(item)})`)}`);
   }
-  if (item.note) detail("note", item.note);
+  if (item.note) detail("note", escapeControls(item.note));
   return lines;
 }
 
@@ -128,7 +131,7 @@ export function renderText(report: AnyReport, style: TextStyle): string {
   const out = [`${paint(style, "1", `mcp-contract ${report.command}`)}  ${sides}`, ""];
   out.push(...(report.command === "lint" ? findingsBody(report, style) : changesBody(report, style)));
   if (report.notices.length > 0) {
-    out.push("", ...report.notices.map((notice) => `${paint(style, "1;33", "notice:")} ${notice}`));
+    out.push("", ...report.notices.map((notice) => `${paint(style, "1;33", "notice:")} ${escapeControls(notice)}`));
   }
   return `${out.join("\n")}\n`;
 }

@@ -1,7 +1,9 @@
 import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { serializeContract } from "../../../src/contract/canonical.ts";
 import type { Contract } from "../../../src/contract/model.ts";
+import { parseContract } from "../../../src/contract/read.ts";
 import { buildChanges, type ChangeSpec } from "../../../src/diff/change.ts";
 import { fnv1a64 } from "../../../src/diff/fingerprint.ts";
 import { mapSchemaChanges, schemaLocation } from "../../../src/diff/tools.ts";
@@ -94,11 +96,40 @@ describe("diffContracts", () => {
     ]);
   });
 
-  test("a tool listed twice: the first is compared, the rest ignored", () => {
+  test("a tool listed twice: every copy is matched, a new copy is breaking, one that goes away is not reported", () => {
     const oldC = contract({ tools: [tool("a", { description: "one" }), tool("a", { description: "two" })] });
     const newC = contract({ tools: [tool("a", { description: "one" })] });
     expect(compareSurfaces(oldC, newC)).toEqual([]);
-    expect(compareSurfaces(newC, oldC)).toEqual([]);
+    expect(compareSurfaces(newC, oldC).map((c) => [c.rule, c.severity, c.target.name])).toEqual([
+      ["tool-duplicate-added", "breaking", "a"],
+    ]);
+    expect(compareSurfaces(oldC, contract({ tools: [...oldC.tools].reverse() }))).toEqual([]);
+  });
+
+  test("new copies of one identity get distinct, stable fingerprints", () => {
+    const copies = (n: number) => Array.from({ length: n }, (_, i) => tool("a", { description: `copy ${i}` }));
+    const two = compareSurfaces(contract({ tools: copies(1) }), contract({ tools: copies(3) }));
+    expect(two.map((c) => c.rule)).toEqual(["tool-duplicate-added", "tool-duplicate-added"]);
+    expect(new Set(two.map((c) => c.fingerprint)).size).toBe(2);
+    const one = compareSurfaces(contract({ tools: copies(1) }), contract({ tools: copies(2) }));
+    expect(one[0]!.fingerprint).toBe(two[0]!.fingerprint);
+  });
+
+  test("the lockfile reader and the canonical serializer keep every copy", () => {
+    const dup = contract({
+      tools: [tool("a", { description: "two" }), tool("a", { description: "one" })],
+      resources: [resource("r://x"), resource("r://x", { name: "other" })],
+      resourceTemplates: [template("t://{x}", "t"), template("t://{x}", "u")],
+      prompts: [prompt("p"), prompt("p", { description: "d" })],
+    });
+    const read = parseContract(serializeContract(dup), "dup.json");
+    expect(read.tools.map((t) => t.description)).toEqual(["one", "two"]);
+    expect(read.resources).toHaveLength(2);
+    expect(read.resourceTemplates).toHaveLength(2);
+    expect(read.prompts).toHaveLength(2);
+    expect(compareSurfaces(dup, read)).toEqual([]);
+    const single = contract({ tools: [tool("a", { description: "one" })] });
+    expect(compareSurfaces(single, read).map((c) => c.rule)).toContain("tool-duplicate-added");
   });
 });
 

@@ -211,8 +211,9 @@ describe("junit", () => {
   test("escaping: markup, quotes, line breaks and characters XML cannot carry", () => {
     expect(escapeXmlText("a<b>&c]]>")).toBe("a&lt;b&gt;&amp;c]]&gt;");
     expect(escapeXmlAttribute('say "hi"\n\tnow')).toBe("say &quot;hi&quot;&#10;&#9;now");
-    expect(escapeXmlText("bell\u0007 nul\u0000 ok\u00e9 \ud83d\ude00 lone\ud800")).toBe(
-      "bell\uFFFD nul\uFFFD oké 😀 lone\uFFFD",
+    // Controls and bidi characters escaped as every report escapes them; what XML cannot carry otherwise replaced.
+    expect(escapeXmlText("bell\u0007 nul\u0000 ok\u00e9 \ud83d\ude00 rlo\u202e lone\ud800")).toBe(
+      "bell\\u0007 nul\\u0000 oké 😀 rlo&lt;U+202E RIGHT-TO-LEFT OVERRIDE&gt; lone\uFFFD",
     );
     // Round trip through a real parser: the evil name comes back intact.
     const evil = "x\"<y>&'z\nw";
