@@ -14,19 +14,12 @@ import type { Change, Direction } from "./model.ts";
 import { compareStrings, findRenames, type RenameCandidate } from "./rename.ts";
 
 /** A Change before the registry's severity and the fingerprint are applied. */
-export interface ChangeSpec {
-  rule: DiffRuleId;
+export interface ChangeSpec
+  extends Pick<Change, "rule" | "direction" | "path" | "before" | "after" | "note" | "renamedTo" | "witness"> {
   kind: TargetKind;
   name: string;
-  direction?: Direction;
-  path: string;
-  before?: Json;
-  after?: Json;
   /** What changed, without the target ("enum value … removed at …"); the target is prefixed. */
   message: string;
-  note?: string;
-  renamedTo?: string;
-  witness?: Json;
   /**
    * Extra fingerprint input for rules that can fire more than once at one path by design
    * (e.g. one template-variable-added per variable, all at /uriTemplate).

@@ -8,6 +8,7 @@ import type { Json, JsonObject, Tool } from "../contract/model.ts";
 import { pointer, pointerToDotted } from "../contract/pointer.ts";
 import type { DiffRuleId } from "../rules/registry.ts";
 import { compareSchemas, type SchemaChange } from "../schema/compare/index.ts";
+import { NAME_CONTAINERS } from "../schema/keywords.ts";
 import {
   asObject,
   type ChangeSpec,
@@ -196,16 +197,6 @@ const LEAF_KEYWORDS = new Set([
   "title",
   "description",
   "examples",
-]);
-/** Keywords whose children are names (a property called "type" is not the type keyword). */
-const NAME_CONTAINERS = new Set([
-  "properties",
-  "patternProperties",
-  "$defs",
-  "definitions",
-  "dependentRequired",
-  "dependentSchemas",
-  "dependencies",
 ]);
 
 /**

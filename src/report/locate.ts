@@ -11,12 +11,14 @@
  * side has is located in the current file when it is one, else at the baseline's list. A lint
  * finding is located the same way, in the linted lockfile: lint's only, current, side.
  */
+
 import { isAbsolute, relative, resolve, sep } from "node:path";
 import { pathToFileURL } from "node:url";
 import { isJsonObject, type Json } from "../contract/model.ts";
 import { pointerSegments } from "../contract/pointer.ts";
 import { LIST_OF } from "../contract/surface.ts";
 import type { Change } from "../diff/model.ts";
+import { NAME_CONTAINERS } from "../schema/keywords.ts";
 import type { ReportContext, ReportFile } from "./context.ts";
 import { JsonLocator } from "./json-locations.ts";
 
@@ -37,17 +39,6 @@ export interface ChangeLocation {
   /** Whether the whole path of the change was found (false: an enclosing node is shown). */
   exact: boolean;
 }
-
-/** Schema keywords whose children are names: a `$ref` right under them is a property name. */
-const NAME_CONTAINERS = new Set([
-  "properties",
-  "patternProperties",
-  "$defs",
-  "definitions",
-  "dependentRequired",
-  "dependentSchemas",
-  "dependencies",
-]);
 
 /** The path's segments up to (not including) the first `$ref` that means "follow the reference". */
 export function textualSegments(path: string): string[] {
