@@ -1,9 +1,13 @@
 /**
- * Session → Contract: read the initialize result, then drain every list the server
- * advertises, page by page, re-listing any list that changed while we were reading.
+ * Session → Contract: read how the server described itself (the initialize result, or the
+ * server/discover result), then drain every list it advertises, page by page, re-listing any
+ * list that changed while we were reading. Both eras map onto one surface model, so that a
+ * server that changed era and nothing else captures to the same surface.
  */
-import type { Session } from "../connect/session.ts";
+import type { EraSetting } from "../connect/era.ts";
+import type { Opening, Session } from "../connect/session.ts";
 import {
+  type CaptureFacts,
   type ClientCapability,
   type Contract,
   isJsonObject,
@@ -12,6 +16,7 @@ import {
   SURFACE_LISTS,
   type SurfaceList,
 } from "../contract/model.ts";
+import { withoutMessageMeta } from "../contract/noise.ts";
 import { assertCapturedSurface } from "../contract/validate.ts";
 import { ServerError } from "../errors.ts";
 
@@ -20,10 +25,48 @@ export const MAX_PAGES = 1000;
 /** How often a list may announce list_changed during one capture before we give up. */
 const MAX_RELISTS = 3;
 const METHOD_NOT_FOUND = -32601;
+/** The key of the server's identity in server/discover's result `_meta`. */
+const SERVER_INFO_META_KEY = "io.modelcontextprotocol/serverInfo";
 
 export interface CaptureOptions {
   /** Refuse wrong-typed item fields (exit 3); false for lint, whose rules report them. Default true. */
   fieldTypes?: boolean;
+  /** The --era the session was opened with: recorded when it forced an era, so that `check` does too. */
+  era?: EraSetting;
+}
+
+/** What the server said about itself, in either era, as the lockfile records it. */
+export interface ServerFacts {
+  server: JsonObject;
+  protocolVersion: string;
+  capabilities: JsonObject;
+  instructions?: string;
+  /** server/discover's list (modern only: initialize negotiates one version and lists none). */
+  supportedVersions?: string[];
+}
+
+/**
+ * The opening answer mapped onto the surface model. Legacy: `serverInfo`, the negotiated
+ * `protocolVersion`, `capabilities`, `instructions` from initialize. Modern: the server info
+ * from the result's `_meta["io.modelcontextprotocol/serverInfo"]`, the version chosen from
+ * `supportedVersions`, `capabilities`, `instructions`. Nothing else of either answer is kept:
+ * the cache hints (`ttlMs`, `cacheScope`), `resultType` and the rest of `_meta` describe that
+ * one response, not the server.
+ */
+export function serverFacts(opening: Opening): ServerFacts {
+  const { result } = opening;
+  const meta = isJsonObject(result._meta) ? result._meta : {};
+  const info = opening.era === "modern" ? meta[SERVER_INFO_META_KEY] : result.serverInfo;
+  const facts: ServerFacts = {
+    server: isJsonObject(info) ? info : {},
+    protocolVersion: opening.protocolVersion,
+    capabilities: isJsonObject(result.capabilities) ? result.capabilities : {},
+  };
+  if (typeof result.instructions === "string") facts.instructions = result.instructions;
+  if (opening.era === "modern" && Array.isArray(result.supportedVersions)) {
+    facts.supportedVersions = result.supportedVersions.filter((v): v is string => typeof v === "string");
+  }
+  return facts;
 }
 
 export async function captureSurface(
@@ -31,9 +74,16 @@ export async function captureSurface(
   clientCapabilities: ClientCapability[],
   options: CaptureOptions = {},
 ): Promise<Contract> {
-  const init = session.initializeResult ?? {};
-  const capabilities = isJsonObject(init.capabilities) ? init.capabilities : {};
+  if (!session.opening) throw new Error("captureSurface needs an opened session");
+  const facts = serverFacts(session.opening);
+  const { capabilities } = facts;
   const lists = SURFACE_LISTS.filter((list) => capabilities[list.capability] !== undefined);
+
+  // The modern era sends list_changed only on a subscriptions/listen stream.
+  if (session.era === "modern") {
+    const filter = listChangedFilter(capabilities);
+    if (Object.keys(filter).length > 0) await session.listen(filter);
+  }
 
   const surface: Partial<Record<SurfaceList["key"], JsonObject[]>> = {};
   for (const list of lists) {
@@ -54,19 +104,36 @@ export async function captureSurface(
   // A fault that arrived with the last answer (a second answer to it) still fails the capture.
   await session.assertHealthy();
 
+  const capture: CaptureFacts = { clientCapabilities: [...clientCapabilities] };
+  if (options.era === "modern" || options.era === "legacy") capture.era = options.era;
+  if (facts.supportedVersions) capture.supportedVersions = facts.supportedVersions;
+  const items = (key: SurfaceList["key"]) => (surface[key] ?? []).map(withoutMessageMeta);
   const contract: Contract = {
     lockfileVersion: LOCKFILE_VERSION,
-    server: isJsonObject(init.serverInfo) ? init.serverInfo : {},
-    protocolVersion: typeof init.protocolVersion === "string" ? init.protocolVersion : "",
+    server: facts.server,
+    protocolVersion: facts.protocolVersion,
     capabilities,
-    capture: { clientCapabilities: [...clientCapabilities] },
-    tools: (surface.tools ?? []) as Contract["tools"],
-    resources: (surface.resources ?? []) as Contract["resources"],
-    resourceTemplates: (surface.resourceTemplates ?? []) as Contract["resourceTemplates"],
-    prompts: (surface.prompts ?? []) as Contract["prompts"],
+    capture,
+    tools: items("tools") as Contract["tools"],
+    resources: items("resources") as Contract["resources"],
+    resourceTemplates: items("resourceTemplates") as Contract["resourceTemplates"],
+    prompts: items("prompts") as Contract["prompts"],
   };
-  if (typeof init.instructions === "string") contract.instructions = init.instructions;
+  if (facts.instructions !== undefined) contract.instructions = facts.instructions;
   return assertCapturedSurface(contract, options.fieldTypes ?? true);
+}
+
+/** The subscriptions/listen filter for the lists whose capability announces listChanged. */
+function listChangedFilter(capabilities: JsonObject): JsonObject {
+  const filter: JsonObject = {};
+  const announces = (name: string) => {
+    const capability = capabilities[name];
+    return isJsonObject(capability) && capability.listChanged === true;
+  };
+  if (announces("tools")) filter.toolsListChanged = true;
+  if (announces("prompts")) filter.promptsListChanged = true;
+  if (announces("resources")) filter.resourcesListChanged = true;
+  return filter;
 }
 
 function clearChanged(session: Session, list: SurfaceList): void {

@@ -29,7 +29,7 @@ export async function captureTarget(
   ui: Ui,
   options: CaptureOptions = {},
 ): Promise<CaptureResult> {
-  const { target, clientCapabilities, timeoutMs, maxResponseBytes } = resolved;
+  const { target, clientCapabilities, timeoutMs, maxResponseBytes, era } = resolved;
   ui.addSecrets(targetSecrets(target));
   const started = performance.now();
   const where = describeTarget(target);
@@ -45,6 +45,7 @@ export async function captureTarget(
   for (const signal of FATAL_SIGNALS) process.on(signal, onSignal);
   try {
     const open = await openSession(target, {
+      era,
       clientCapabilities,
       timeoutMs,
       maxResponseBytes,
@@ -57,13 +58,14 @@ export async function captureTarget(
         ? (text) => ui.debug(text.replace(/\n$/, "").replace(/^/gm, "server stderr | "))
         : undefined,
       onNote: (note) => ui.debug(note),
+      onWarning: (text) => ui.warn(text),
       onKillSwitch: (kill) => {
         killNow = kill;
       },
     });
     killNow = open.killNow;
     try {
-      const contract = await captureSurface(open.session, clientCapabilities, options);
+      const contract = await captureSurface(open.session, clientCapabilities, { ...options, era });
       return { contract, transport: open.transport, elapsedMs: performance.now() - started };
     } finally {
       ui.progress(`closing ${where}`);

@@ -125,7 +125,11 @@ Exit codes: 0 nothing at or over --fail-on (or --allow-breaking), 1 it was reach
       // Capture the way the baseline was captured, unless told otherwise.
       const resolved = resolveTarget(
         commandArgs,
-        { ...options, clientCapabilities: options.clientCapabilities ?? baseline.capture.clientCapabilities.join(",") },
+        {
+          ...options,
+          clientCapabilities: options.clientCapabilities ?? baseline.capture.clientCapabilities.join(","),
+          era: options.era ?? baseline.capture.era,
+        },
         (name) => cmd.getOptionValueSource(name as never),
       );
       const { captureTarget } = await import("./capture-target.ts");

@@ -27,6 +27,7 @@ Examples:
   $ mcp-contract snapshot -o contracts/weather.json -- npx -y @acme/weather-mcp --region eu
   $ mcp-contract snapshot --url http://127.0.0.1:3000/mcp --bearer "$TOKEN"
   $ mcp-contract snapshot --server github --config .mcp.json
+  $ mcp-contract snapshot --era legacy -- python server.py     # no server/discover probe
   $ mcp-contract snapshot -o - -- python server.py | jq '.tools[].name'`,
   );
 

@@ -3,6 +3,7 @@
  * resolution into a Target. Kept in one place so the commands cannot drift apart.
  */
 import { type Command, InvalidArgumentError, Option } from "@commander-js/extra-typings";
+import { ERA_SETTINGS, type EraSetting } from "../connect/era.ts";
 import { parseClientCapabilities, parseTarget, type Target } from "../connect/target.ts";
 import type { ClientCapability } from "../contract/model.ts";
 import { UsageError } from "../errors.ts";
@@ -88,6 +89,14 @@ export function addTargetOptions<C extends Command<[string[]], Record<string, un
       new Option("--client-capabilities <list>", "declare client capabilities: roots,sampling,elicitation").helpGroup(
         "Target:",
       ),
+    )
+    .addOption(
+      new Option(
+        "--era <era>",
+        "protocol era: modern (2026-07-28), legacy (initialize, 2025-11-25 and earlier), or auto: modern first (default auto)",
+      )
+        .choices(ERA_SETTINGS)
+        .helpGroup("Target:"),
     );
 }
 
@@ -103,6 +112,8 @@ export interface TargetOptionValues {
   timeout: number;
   maxResponseSize?: number;
   clientCapabilities?: string;
+  /** Undefined when not given: auto, or for `check` the baseline's. */
+  era?: EraSetting;
 }
 
 export interface ResolvedTarget {
@@ -111,6 +122,8 @@ export interface ResolvedTarget {
   timeoutMs: number;
   /** The largest single server message, in bytes. */
   maxResponseBytes: number;
+  /** The protocol era to speak; auto unless --era (or a baseline) says otherwise. */
+  era: EraSetting;
 }
 
 export function resolveTarget(
@@ -142,6 +155,7 @@ export function resolveTarget(
     clientCapabilities: parseClientCapabilities(opts.clientCapabilities),
     timeoutMs: Math.round(opts.timeout * 1000),
     maxResponseBytes: Math.round((opts.maxResponseSize ?? DEFAULT_MAX_RESPONSE_MIB) * 1024 * 1024),
+    era: opts.era ?? "auto",
   };
 }
 
@@ -159,6 +173,7 @@ export function rejectLiveOnlyFlags(optionSource: (name: string) => string | und
     "timeout",
     "maxResponseSize",
     "clientCapabilities",
+    "era",
     "config",
   ].filter((name) => optionSource(name) === "cli");
   if (liveOnly.length === 0) return;

@@ -1,8 +1,9 @@
 /**
- * An HTTP failure after `initialize` succeeded (a status, an HTML page, a reset connection,
- * a body that is not JSON) as one paragraph: the step, what the server did, and the fix.
- * The failures of `initialize` itself are explained in index.ts, where they decide whether
- * the legacy SSE transport is tried.
+ * An HTTP failure after the opening (`initialize`, or `server/discover` in the modern era)
+ * succeeded (a status, an HTML page, a reset connection, a body that is not JSON) as one
+ * paragraph: the step, what the server did, and the fix. The failures of the opening itself
+ * are explained in index.ts, where they decide the era and whether the legacy SSE transport
+ * is tried.
  */
 import { STATUS_CODES } from "node:http";
 import { errorMessage, ServerError } from "../errors.ts";
@@ -17,16 +18,19 @@ export interface HttpFailure {
   shownUrl: string;
   /** Whether we sent credentials (a bearer token, an API key header). */
   hasAuth: boolean;
+  /** The request that opened the session: initialize (default), or server/discover. */
+  opening?: string;
 }
 
 export function explainHttpFailure(failure: HttpFailure): ServerError {
   const { error, phase, shownUrl: url, hasAuth } = failure;
+  const opening = failure.opening ?? "initialize";
   const text = errorMessage(error);
   const status = failure.status ?? legacyStatus(text);
   const cause = { cause: error };
   if (status !== undefined) {
     const said = quotedBody(text);
-    const answered = `${url} answered HTTP ${status}${reason(status)} to ${phase} (after initialize had succeeded)${said}`;
+    const answered = `${url} answered HTTP ${status}${reason(status)} to ${phase} (after ${opening} had succeeded)${said}`;
     if (status === 401) {
       return new ServerError(
         hasAuth
@@ -80,7 +84,7 @@ export function explainHttpFailure(failure: HttpFailure): ServerError {
   if (type !== undefined) {
     const html = /html/i.test(type);
     return new ServerError(
-      `${url} answered ${phase} with ${type === "null" ? "no content type" : type}, not JSON or an event stream${html ? " (a web page: a login or proxy error page?)" : ""}, after initialize had succeeded: that is not an MCP response. Check that nothing between mcp-contract and the server (a proxy, a gateway, single sign-on) intercepts requests after the first.`,
+      `${url} answered ${phase} with ${type === "null" ? "no content type" : type}, not JSON or an event stream${html ? " (a web page: a login or proxy error page?)" : ""}, after ${opening} had succeeded: that is not an MCP response. Check that nothing between mcp-contract and the server (a proxy, a gateway, single sign-on) intercepts requests after the first.`,
       cause,
     );
   }
@@ -105,13 +109,13 @@ export function explainHttpFailure(failure: HttpFailure): ServerError {
   }
   if (code === "ECONNREFUSED" || code === "ConnectionRefused") {
     return new ServerError(
-      `${url} stopped accepting connections during ${phase} (connection refused), after initialize had succeeded: the server may have crashed or restarted. Check that it is running, then capture again.`,
+      `${url} stopped accepting connections during ${phase} (connection refused), after ${opening} had succeeded: the server may have crashed or restarted. Check that it is running, then capture again.`,
       cause,
     );
   }
   const detail = cleanFetchMessage(text);
   return new ServerError(
-    `talking to ${url} failed during ${phase}, after initialize had succeeded: ${code && !detail.includes(code) ? `${code}: ` : ""}${clip(detail, 300)}.`.replace(
+    `talking to ${url} failed during ${phase}, after ${opening} had succeeded: ${code && !detail.includes(code) ? `${code}: ` : ""}${clip(detail, 300)}.`.replace(
       /\.\.$/,
       ".",
     ),

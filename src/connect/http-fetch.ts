@@ -50,6 +50,62 @@ export function boundedFetch(hooks: FetchHooks, base: Fetch = fetch): Fetch {
   };
 }
 
+/**
+ * The modern era over Streamable HTTP (MCP 2026-07-28, transports/streamable-http: "Request
+ * Metadata" and "Backward Compatibility"), around a fetch that carries JSON-RPC POSTs:
+ *
+ * - a request whose `_meta` names a protocol version gets the `MCP-Protocol-Version` and
+ *   `Mcp-Method` headers mirrored from its body (mcp-contract sends no request that needs
+ *   `Mcp-Name`: it lists, and calls, reads or gets nothing);
+ * - a 4xx other than 401 and 403 whose body is the JSON-RPC error answering that request
+ *   (UnsupportedProtocolVersionError with 400, "Method not found" with 404, …) is handed to
+ *   the transport as the in-band answer it is, so that the session reads its code and data.
+ *
+ * Other requests and responses pass untouched.
+ */
+export function modernFetch(base: Fetch): Fetch {
+  return async (url, init) => {
+    const request = modernRequest(init);
+    if (!request) return base(url, init);
+    const headers = new Headers(init?.headers);
+    headers.set("mcp-protocol-version", request.version);
+    headers.set("mcp-method", request.method);
+    const response = await base(url, { ...init, headers });
+    const status = response.status;
+    if (status < 400 || status >= 500 || status === 401 || status === 403) return response;
+    const text = await response.text().catch(() => "");
+    if (answersRequest(text, request.id)) {
+      return new Response(text, { status: 200, headers: { "content-type": "application/json" } });
+    }
+    return new Response(text, { status, statusText: response.statusText, headers: response.headers });
+  };
+}
+
+/** The one modern request a POST carries (its id, method and protocol version), or undefined. */
+function modernRequest(init: RequestInit | undefined): { id: unknown; method: string; version: string } | undefined {
+  if (init?.method !== "POST" || typeof init.body !== "string") return undefined;
+  try {
+    const message = JSON.parse(init.body) as { id?: unknown; method?: unknown; params?: { _meta?: unknown } };
+    const meta = message?.params?._meta as Record<string, unknown> | undefined;
+    const version = meta?.["io.modelcontextprotocol/protocolVersion"];
+    if (typeof message.method !== "string" || typeof version !== "string") return undefined;
+    return { id: message.id, method: message.method, version };
+  } catch {
+    return undefined;
+  }
+}
+
+/** Whether `text` is a JSON-RPC error response to the request with this id. */
+function answersRequest(text: string, id: unknown): boolean {
+  if (id === undefined) return false;
+  try {
+    const body = JSON.parse(text) as { jsonrpc?: unknown; id?: unknown; error?: { code?: unknown } };
+    return body?.jsonrpc === "2.0" && body.id === id && typeof body.error?.code === "number";
+  } catch {
+    return false;
+  }
+}
+
 /** A size as the flag takes it: `64 MiB`, `0.5 MiB`. */
 export function formatMiB(bytes: number): string {
   const mib = bytes / (1024 * 1024);

@@ -1,24 +1,45 @@
 /**
- * TARGET → an initialized Session. Knows each transport's ways of failing and turns them
- * into messages that name the cause and the fix.
+ * TARGET → an opened Session, in the era `--era` asks for. Knows each transport's ways of
+ * failing and turns them into messages that name the cause and the fix.
  */
 import { statSync } from "node:fs";
 import { errorMessage, ServerError, UsageError } from "../errors.ts";
+import {
+  classifyProbe,
+  describeRpcError,
+  type EraSetting,
+  LEGACY_PROTOCOL_VERSIONS,
+  legacyOnlyError,
+  modernOnlyError,
+  noCommonVersionError,
+  refusalInBody,
+  supportedVersionsOf,
+} from "./era.ts";
 import { explainHttpFailure } from "./http-errors.ts";
-import { boundedFetch, cleanFetchMessage, DEFAULT_MAX_RESPONSE_BYTES, formatMiB, networkCode } from "./http-fetch.ts";
+import {
+  boundedFetch,
+  cleanFetchMessage,
+  DEFAULT_MAX_RESPONSE_BYTES,
+  formatMiB,
+  modernFetch,
+  networkCode,
+} from "./http-fetch.ts";
+import { ExitedBeforeAnswering, negotiate, PROBE_GRACE_MS } from "./negotiate.ts";
 import type { Session, SessionOptions } from "./session.ts";
 import { ChildProcessTransport } from "./stdio-transport.ts";
 import { describeTarget, type Target } from "./target.ts";
 
 export interface ConnectOptions extends SessionOptions {
+  /** The era to speak; default auto (modern first, legacy when the server shows it is legacy). */
+  era?: EraSetting;
   /** The largest single message (an HTTP answer, an SSE event, a stdout line), in bytes. Default 64 MiB. */
   maxResponseBytes?: number;
   /** Receives the server's stderr as it arrives (shown with --verbose). */
   onServerStderr?: (text: string) => void;
-  /** Receives diagnostic notes (transport fallback and the like), shown with --verbose. */
-  onNote?: (text: string) => void;
   /** Receives, as soon as there is something to stop, a function that stops it at once (Ctrl-C). */
   onKillSwitch?: (kill: () => void) => void;
+  /** Receives warnings to show whatever the verbosity (an era decided by a silent probe). */
+  onWarning?: (text: string) => void;
 }
 
 export interface OpenSession {
@@ -30,8 +51,8 @@ export interface OpenSession {
 }
 
 /**
- * The MCP SDK, loaded on first use. A stdio server is spawned first and the SDK loads while
- * it boots, which hides the SDK's load time inside the server's own start-up.
+ * The session and the SDK's HTTP transports, loaded on first use. A stdio server needs no SDK
+ * at all (the session speaks JSON-RPC itself, over our own transport) and is spawned first.
  */
 function importSdk() {
   return Promise.all([
@@ -56,14 +77,44 @@ async function loadSdk(): Promise<Sdk> {
 export async function openSession(target: Target, connectOptions: ConnectOptions): Promise<OpenSession> {
   // The time limit covers spawning the server and loading the SDK too.
   const options = { ...connectOptions, startedAt: connectOptions.startedAt ?? Date.now() };
-  if (target.kind === "stdio") return openStdio(target, options);
-  if (target.transport === "sse") return explained(openHttp(target, options, "sse"), target);
+  const era = options.era ?? "auto";
+  if (target.kind === "stdio") {
+    try {
+      return await openStdio(target, options, era);
+    } catch (error) {
+      if (!(error instanceof ExitedBeforeAnswering)) throw error;
+      // A legacy server that exits on any request before initialize (rmcp-based servers do):
+      // one more process, spoken to in the legacy era only.
+      options.onNote?.(
+        "the server exited before it answered server/discover; starting it again for initialize, as a legacy server that ends on requests before initialize needs",
+      );
+      return openStdio(target, options, "legacy");
+    }
+  }
+  if (target.transport === "sse") {
+    if (era === "modern") {
+      throw new UsageError(
+        "--transport sse is the legacy HTTP+SSE transport, which cannot carry modern MCP (--era modern); use --transport http or auto.",
+      );
+    }
+    return explained(openHttp(target, options, "sse"), target);
+  }
+  if (era !== "legacy") {
+    const modern = await openModernHttp(target, options, era);
+    if (modern) return modern;
+  }
   try {
     return await openHttp(target, options, "http");
   } catch (error) {
+    // A modern-only endpoint refuses initialize with 400 and the versions it speaks.
+    const status = httpStatus(error);
+    const refusal = status === 400 ? refusalInBody(errorMessage(error)) : undefined;
+    const supported = refusal && supportedVersionsOf(refusal);
+    if (refusal && supported && !supported.some((v) => LEGACY_PROTOCOL_VERSIONS.includes(v))) {
+      throw modernOnlyError(supported, describeRpcError(refusal), era);
+    }
     // Spec, backwards compatibility: a 4xx to the initialize POST (other than auth) means
     // the server may speak the older HTTP+SSE transport; try a GET for its event stream.
-    const status = httpStatus(error);
     if (
       target.transport === "http" ||
       status === undefined ||
@@ -99,7 +150,11 @@ async function explained(open: Promise<OpenSession>, target: Extract<Target, { k
   }
 }
 
-async function openStdio(target: Extract<Target, { kind: "stdio" }>, options: ConnectOptions): Promise<OpenSession> {
+async function openStdio(
+  target: Extract<Target, { kind: "stdio" }>,
+  options: ConnectOptions,
+  era: EraSetting,
+): Promise<OpenSession> {
   const maxBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
   const transport = new ChildProcessTransport(target, options.onServerStderr, maxBytes);
   // Failures can arrive before the session exists (the SDK is still loading): keep the first.
@@ -169,11 +224,15 @@ async function openStdio(target: Extract<Target, { kind: "stdio" }>, options: Co
     }
     throw new ServerError(`cannot start the server \`${shown}\`: ${errorMessage(error)}`, { cause: error });
   }
-  const { Session } = await loadSdk();
+  const { Session } = await import("./session.ts");
   session = new Session(transport, options);
   if (early) session.abort(early);
   try {
-    await session.initialize();
+    await negotiate(session, era, {
+      exited: () => transport.exit !== undefined,
+      onNote: options.onNote,
+      onWarning: options.onWarning,
+    });
   } catch (error) {
     await session.close();
     throw error;
@@ -181,17 +240,18 @@ async function openStdio(target: Extract<Target, { kind: "stdio" }>, options: Co
   return { session, transport: "stdio", killNow: () => transport.killNow() };
 }
 
-async function openHttp(
+/** A session over HTTP, not yet opened: Streamable HTTP in either era, or legacy SSE. */
+async function httpSession(
   target: Extract<Target, { kind: "http" }>,
   options: ConnectOptions,
-  kind: "http" | "sse",
-): Promise<OpenSession> {
+  kind: "http" | "sse" | "modern",
+): Promise<Session> {
   const { Session, SSEClientTransport, StreamableHTTPClientTransport } = await loadSdk();
   const requestInit: RequestInit = { headers: target.headers };
   const shownUrl = describeTarget(target);
   // The session does not exist yet when the transport is built; the fetch asks it late.
   let session: Session | undefined;
-  const fetch = boundedFetch({
+  const bounded = boundedFetch({
     maxResponseBytes: options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES,
     shownUrl,
     phase: () => session?.currentPhase() ?? "initialize",
@@ -199,28 +259,121 @@ async function openHttp(
     isPending: (id) => session?.isPending(id) ?? false,
     onData: () => session?.checkDeadline(),
   });
+  const fetch = kind === "modern" ? modernFetch(bounded) : bounded;
   const transport =
-    kind === "http"
-      ? new StreamableHTTPClientTransport(target.url, { requestInit, fetch })
-      : new SSEClientTransport(target.url, {
+    kind === "sse"
+      ? new SSEClientTransport(target.url, {
           requestInit,
           fetch,
           eventSourceInit: { fetch: withHeaders(target.headers, fetch) },
-        });
+        })
+      : new StreamableHTTPClientTransport(target.url, { requestInit, fetch });
+  const opening = kind === "modern" ? "server/discover" : "initialize";
   session = new Session(transport, {
     ...options,
     explainTransportError: (error, phase) =>
-      explainHttpFailure({ error, phase, status: httpStatus(error), shownUrl, hasAuth: hasAuth(target) }),
+      explainHttpFailure({ error, phase, status: httpStatus(error), shownUrl, hasAuth: hasAuth(target), opening }),
   });
   const opened = session;
   options.onKillSwitch?.(() => void opened.close());
+  return opened;
+}
+
+/** The legacy era over HTTP: initialize over Streamable HTTP or SSE. */
+async function openHttp(
+  target: Extract<Target, { kind: "http" }>,
+  options: ConnectOptions,
+  kind: "http" | "sse",
+): Promise<OpenSession> {
+  const session = await httpSession(target, options, kind);
   try {
-    await opened.initialize();
+    await negotiate(session, "legacy");
   } catch (error) {
-    await opened.close();
+    await session.close();
     throw error;
   }
-  return { session: opened, transport: kind, killNow: () => void opened.close() };
+  return { session, transport: kind, killNow: () => void session.close() };
+}
+
+/**
+ * The modern era over Streamable HTTP: the server/discover probe. In auto, anything but a
+ * modern answer (a 4xx without a modern error in its body, a legacy error, silence past the
+ * probe's grace, a failure) leaves the endpoint to the legacy attempt, undefined here: it
+ * explains what is wrong with the endpoint as before eras were probed. With --era modern
+ * those answers are errors that say what the server speaks.
+ */
+async function openModernHttp(
+  target: Extract<Target, { kind: "http" }>,
+  options: ConnectOptions,
+  era: "auto" | "modern",
+): Promise<OpenSession | undefined> {
+  const session = await httpSession(target, options, "modern");
+  const opened = { session, transport: "http" as const, killNow: () => void session.close() };
+  if (era === "auto") options.onNote?.("--era auto: server/discover first, to learn the server's protocol era");
+  const probe = session.probe();
+  probe.catch(() => {});
+  try {
+    if (era === "modern") {
+      let answer: Awaited<typeof probe>;
+      try {
+        answer = await session.within("server/discover", probe);
+      } catch (error) {
+        throw modernProbeFailure(error, target);
+      }
+      const verdict = classifyProbe(answer);
+      if (verdict.kind === "modern") {
+        session.adoptModern(verdict.version, verdict.result);
+        return opened;
+      }
+      if (verdict.kind === "unsupported") throw noCommonVersionError(verdict.supported);
+      throw legacyOnlyError(verdict.evidence);
+    }
+    const grace = Math.max(0, Math.min(PROBE_GRACE_MS, session.remainingMs() / 2));
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const silent = new Promise<undefined>((resolve) => {
+      timer = setTimeout(() => resolve(undefined), grace);
+    });
+    let answer: Awaited<typeof probe> | undefined;
+    try {
+      answer = await session.within("initialize", Promise.race([probe, silent]));
+    } catch (error) {
+      if (session.remainingMs() <= 0) throw error;
+      options.onNote?.(`server/discover failed (${describeHttpFailure(error)}); trying legacy initialize`);
+      await session.close();
+      return undefined;
+    } finally {
+      clearTimeout(timer);
+    }
+    if (answer === undefined) {
+      options.onNote?.(`no answer to server/discover after ${(grace / 1000).toFixed(1)} s; trying legacy initialize`);
+      await session.close();
+      return undefined;
+    }
+    const verdict = classifyProbe(answer);
+    if (verdict.kind === "modern") {
+      options.onNote?.(`the server answered server/discover: modern MCP ${verdict.version}`);
+      session.adoptModern(verdict.version, verdict.result);
+      return opened;
+    }
+    if (verdict.kind === "unsupported") throw noCommonVersionError(verdict.supported);
+    options.onNote?.(`the server answered server/discover with ${verdict.evidence}: legacy MCP, sending initialize`);
+    await session.close();
+    return undefined;
+  } catch (error) {
+    await session.close();
+    throw error;
+  }
+}
+
+/** --era modern over HTTP: why the probe failed, the era named where the status says it. */
+function modernProbeFailure(error: unknown, target: Extract<Target, { kind: "http" }>): unknown {
+  const status = httpStatus(error);
+  if (status !== undefined && status >= 400 && status < 500 && status !== 401 && status !== 403 && status !== 404) {
+    return legacyOnlyError(
+      `HTTP ${status} and no MCP error in its body, as a legacy server answers a request outside a session`,
+    );
+  }
+  return explainHttpError(error, target, "server/discover request");
 }
 
 function hasAuth(target: Extract<Target, { kind: "http" }>): boolean {
@@ -268,7 +421,11 @@ function describeHttpFailure(error: unknown): string {
     : cleanFetchMessage(errorMessage(error).replace(/^(SSE|Streamable HTTP) error: /, ""));
 }
 
-function explainHttpError(error: unknown, target: Extract<Target, { kind: "http" }>): unknown {
+function explainHttpError(
+  error: unknown,
+  target: Extract<Target, { kind: "http" }>,
+  request = target.transport === "sse" ? "SSE stream request" : "initialize request",
+): unknown {
   if (error instanceof ServerError || error instanceof UsageError) return error;
   const url = target.url.href;
   const status = httpStatus(error);
@@ -295,10 +452,9 @@ function explainHttpError(error: unknown, target: Extract<Target, { kind: "http"
     );
   }
   if (status !== undefined) {
-    return new ServerError(
-      `${url} answered HTTP ${status} to the MCP ${target.transport === "sse" ? "SSE stream request" : "initialize request"}: ${shortMessage(error)}`,
-      { cause: error },
-    );
+    return new ServerError(`${url} answered HTTP ${status} to the MCP ${request}: ${shortMessage(error)}`, {
+      cause: error,
+    });
   }
   const text = cleanFetchMessage(errorMessage(error));
   const code = networkCode(error);

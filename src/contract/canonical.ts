@@ -16,6 +16,7 @@ const TOP_LEVEL_ORDER = [
   "resourceTemplates",
   "prompts",
 ];
+const CAPTURE_ORDER = ["clientCapabilities", "era", "supportedVersions"];
 /** The item's identity, then the human-facing fields, first in every item; the rest alphabetically. */
 const ITEM_ORDER = ["name", "uri", "uriTemplate", "title", "description", "mimeType"];
 const SCHEMA_KEYS = new Set(["inputSchema", "outputSchema"]);
@@ -83,8 +84,10 @@ export function canonicalContract(contract: Contract): Contract {
     if (list) {
       out[key] = sortItems(value as JsonObject[], list.id);
     } else if (key === "capture") {
-      const capture = contract.capture;
-      out[key] = { ...capture, clientCapabilities: [...capture.clientCapabilities].sort(compareStrings) };
+      // clientCapabilities is a set; supportedVersions keeps the server's order of preference.
+      const capture = contract.capture as unknown as JsonObject;
+      const sorted = { ...capture, clientCapabilities: [...contract.capture.clientCapabilities].sort(compareStrings) };
+      out[key] = canonicalValue(sorted, false, CAPTURE_ORDER);
     } else {
       out[key] = canonicalValue(value, false);
     }

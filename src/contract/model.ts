@@ -22,24 +22,53 @@ export interface Prompt extends JsonObject {
   name: string;
 }
 
+/**
+ * The two protocol eras. Legacy revisions (2025-11-25 and earlier) open a session with the
+ * `initialize` handshake; modern ones (2026-07-28 on) carry the protocol version and client
+ * capabilities in every request's `_meta` and describe the server in `server/discover`.
+ */
+export const ERAS = ["modern", "legacy"] as const;
+export type Era = (typeof ERAS)[number];
+/** The first modern revision. Revisions are ISO dates, so they order as strings. */
+export const FIRST_MODERN_PROTOCOL_VERSION = "2026-07-28";
+
+/** The era a protocol revision belongs to ("" and anything before 2026-07-28: legacy). */
+export function eraOf(protocolVersion: string): Era {
+  return protocolVersion >= FIRST_MODERN_PROTOCOL_VERSION ? "modern" : "legacy";
+}
+
 /** Client capabilities mcp-contract can declare; some servers expose more to such clients. */
 export const CLIENT_CAPABILITIES = ["elicitation", "roots", "sampling"] as const;
 export type ClientCapability = (typeof CLIENT_CAPABILITIES)[number];
 
 export interface Contract {
   lockfileVersion: number;
-  /** serverInfo from initialize, verbatim (name, version, title, icons, ...). */
+  /** serverInfo from initialize, or `_meta["io.modelcontextprotocol/serverInfo"]` from server/discover, verbatim (name, version, title, icons, ...). */
   server: JsonObject;
-  /** The protocol version negotiated in initialize. */
+  /** The protocol version the capture spoke: negotiated in initialize (legacy), or chosen from server/discover's supportedVersions (modern). */
   protocolVersion: string;
   capabilities: JsonObject;
   instructions?: string;
   /** How the surface was captured, so that `check` later captures the same way. */
-  capture: { clientCapabilities: ClientCapability[] };
+  capture: CaptureFacts;
   tools: Tool[];
   resources: Resource[];
   resourceTemplates: ResourceTemplate[];
   prompts: Prompt[];
+}
+
+/**
+ * Facts of the capture rather than of the surface: nothing here is compared by `diff`.
+ * Optional fields are written only when they hold something, so a legacy capture made with
+ * the defaults reads byte for byte as lockfiles did before eras were recorded.
+ */
+export interface CaptureFacts {
+  /** The client capabilities declared (--client-capabilities). */
+  clientCapabilities: ClientCapability[];
+  /** The era the capture was told to speak (--era modern|legacy); absent: auto, modern first. */
+  era?: Era;
+  /** server/discover's supportedVersions, as the server listed them (modern captures only). */
+  supportedVersions?: string[];
 }
 
 /** The four lists, with the field that identifies an item in each. */

@@ -6,7 +6,7 @@
  */
 import { UsageError } from "../errors.ts";
 import { locateJsonError } from "./json-position.ts";
-import { CLIENT_CAPABILITIES, type Contract, isJsonObject, LOCKFILE_VERSION, SURFACE_LISTS } from "./model.ts";
+import { CLIENT_CAPABILITIES, type Contract, ERAS, isJsonObject, LOCKFILE_VERSION, SURFACE_LISTS } from "./model.ts";
 import { describeFound, describeProblem, findContractProblem } from "./validate.ts";
 
 const HINT = "Regenerate it with `mcp-contract snapshot`, or restore it from version control.";
@@ -57,6 +57,18 @@ export function parseContract(text: string, source: string): Contract {
       );
     }
   });
+  // Written since eras were recorded; a lockfile without them was captured with --era auto.
+  if (capture.era !== undefined && !ERAS.includes(capture.era as never)) {
+    throw problem("$.capture.era", `expected one of ${ERAS.join(", ")}, found ${describeFound(capture.era)}`);
+  }
+  if (capture.supportedVersions !== undefined) {
+    if (!Array.isArray(capture.supportedVersions)) throw problem("$.capture.supportedVersions", "expected an array");
+    capture.supportedVersions.forEach((version, i) => {
+      if (typeof version !== "string") {
+        throw problem(`$.capture.supportedVersions[${i}]`, `expected a string, found ${describeFound(version)}`);
+      }
+    });
+  }
   for (const list of SURFACE_LISTS) {
     if (!Array.isArray(data[list.key])) throw problem(`$.${list.key}`, "expected an array");
   }

@@ -3,14 +3,17 @@
  * "server", name "", paths are JSON Pointers into the lockfile (/capabilities/…, /server/…). Pure.
  */
 
-import type { Contract, Json } from "../contract/model.ts";
+import { type Contract, eraOf, type Json } from "../contract/model.ts";
 import { pointer, pointerToDotted } from "../contract/pointer.ts";
 import { asObject, type ChangeSpec, describeFieldChange, diffFields, sortedUnionKeys } from "./change.ts";
 
 export function diffServer(oldC: Contract, newC: Contract): ChangeSpec[] {
   const specs: ChangeSpec[] = [];
   specs.push(...diffCapabilities(oldC.capabilities, newC.capabilities, "/capabilities"));
-  if (oldC.protocolVersion !== newC.protocolVersion) {
+  // Across eras the version says how the surface was captured (initialize or server/discover),
+  // not what it is: a dual-era server captured each way, or one that moved to the 2026
+  // protocol and changed nothing else, is the same surface. Within an era it is a change.
+  if (oldC.protocolVersion !== newC.protocolVersion && eraOf(oldC.protocolVersion) === eraOf(newC.protocolVersion)) {
     specs.push({
       rule: "protocol-version-changed",
       kind: "server",

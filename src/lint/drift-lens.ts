@@ -13,7 +13,12 @@
  * those texts. A finding is new when no finding of the same lint rule, path and evidence was
  * there before. An unchanged text is never re-linted, even when a tool it mentions came or
  * went (which can change a tool-shadowing finding on it): the text did not drift, and `lint`
- * still reports such findings. Pure; no I/O.
+ * still reports such findings.
+ *
+ * Links are judged by where they point: a link into a registrable domain the surface already
+ * linked (the Public Suffix List: `www.notion.com` beside `developers.notion.com`) or to a host
+ * the policy file allows is not drift; a new foreign domain, IP address, data: URI or shortened
+ * link is. Pure; no I/O.
  */
 
 import { stableStringify } from "../contract/canonical.ts";
@@ -22,8 +27,9 @@ import { pointer, pointerToDotted } from "../contract/pointer.ts";
 import type { TargetKind } from "../contract/surface.ts";
 import { type ChangeSpec, firstById, jsonEqual, type TouchedItem } from "../diff/change.ts";
 import { type DiffRuleId, LINT_RULES, type LintRuleId } from "../rules/registry.ts";
-import type { Finding } from "./model.ts";
-import { SECURITY_CHECKS, surfaceTexts } from "./rules-security.ts";
+import { domainOf, findLinks, hostOf, linkKnown } from "./intent/links.ts";
+import { DEFAULT_LINT_OPTIONS, type Finding } from "./model.ts";
+import { SECURITY_CHECKS, type SecurityOptions, surfaceTexts } from "./rules-security.ts";
 import { textDiff } from "./text-diff.ts";
 
 /** The diff rule the lens reports under. */
@@ -45,71 +51,88 @@ const LIST: Record<ItemKind, "tools" | "prompts" | "resources" | "resourceTempla
   resourceTemplate: "resourceTemplates",
 };
 
+/** What the lens reads beyond the two surfaces: the policy file's allowHosts. */
+export interface DriftOptions {
+  /** Hosts (with their subdomains) and IP addresses whose links are never drift. */
+  allowHosts?: readonly string[];
+}
+
 /**
  * Changes for the security findings `after` has and `before` has not. `touched` lists the
  * added and changed items, as the surface diff found them (diffContracts passes its own);
  * without it they are found here.
  */
-export function securityDrift(before: Contract, after: Contract, touched?: readonly TouchedItem[]): ChangeSpec[] {
+export function securityDrift(
+  before: Contract,
+  after: Contract,
+  touched?: readonly TouchedItem[],
+  options: DriftOptions = {},
+): ChangeSpec[] {
+  const lint: SecurityOptions = { ...DEFAULT_LINT_OPTIONS, allowHosts: options.allowHosts ?? [] };
   const oldNames = lazy(() => new ToolNames(before.tools));
   const newNames = lazy(() => new ToolNames(after.tools));
-  const knownHosts = lazy(() => hostsOf(before));
-  // A link to a host the surface already pointed at (the vendor's own docs) is not drift.
+  const known = lazy(() => linksOf(before));
+  // A link into a domain the surface already pointed at (the vendor's own docs) is not drift.
   const fresh = (side: Side): Side => ({
     ...side,
-    findings: side.findings.filter((f) => f.rule !== URL_RULE || !allKnown(f.evidence, knownHosts())),
+    findings: side.findings.filter((f) => !URL_RULES.has(f.rule) || !allKnown(f.evidence, known())),
   });
   const specs: ChangeSpec[] = [];
   for (const item of touched ?? touchedItems(before, after)) {
     const id = ID_FIELD[item.kind];
     if (item.before === undefined) {
-      const now = fresh(lintItem(item.kind, item.after, newNames(), () => true));
+      const now = fresh(lintItem(item.kind, item.after, newNames(), () => true, lint));
       specs.push(...introduced(item.kind, item.name, EMPTY_SIDE, now));
       continue;
     }
     const scope = changedTexts(item.before, item.after);
     if (scope.isEmpty()) continue;
-    const now = fresh(lintItem(item.kind, prune(item.after, scope.paths, id), newNames(), scope.covers));
+    const now = fresh(lintItem(item.kind, prune(item.after, scope.paths, id), newNames(), scope.covers, lint));
     // Most rewrites are benign: the old texts only matter when the new ones have findings.
     if (now.findings.length === 0) continue;
-    const then = lintItem(item.kind, prune(item.before, scope.paths, id), oldNames(), scope.covers);
+    const then = lintItem(item.kind, prune(item.before, scope.paths, id), oldNames(), scope.covers, lint);
     specs.push(...introduced(item.kind, item.name, then, now));
   }
   const instructions = after.instructions;
   if (typeof instructions === "string" && instructions !== before.instructions) {
-    const now = fresh(lintServer(instructions, newNames()));
+    const now = fresh(lintServer(instructions, newNames(), lint));
     if (now.findings.length > 0) {
-      const then = typeof before.instructions === "string" ? lintServer(before.instructions, oldNames()) : EMPTY_SIDE;
+      const then =
+        typeof before.instructions === "string" ? lintServer(before.instructions, oldNames(), lint) : EMPTY_SIDE;
       specs.push(...introduced("server", "", then, now));
     }
   }
   return specs;
 }
 
-const URL_RULE = "embedded-url" satisfies LintRuleId;
+/** The rules whose evidence is the list of links of a text. */
+const URL_RULES: ReadonlySet<string> = new Set(["embedded-url", "external-link"] satisfies LintRuleId[]);
 
-/** Where a URL or address points: the host of a URL (lowercased), an IP address as written; none for data: URIs. */
-export function hostOf(url: string): string | undefined {
-  const m = /^[a-z][a-z0-9+.-]*:\/\/(?:[^/?#@\s]*@)?([^/?#:\s]+)/i.exec(url);
-  if (m) return (m[1] as string).toLowerCase();
-  return /^[\d.]+(?::\d+)?$/.test(url) ? (url.split(":")[0] as string) : undefined;
+export { domainOf, hostOf };
+
+interface KnownLinks {
+  /** Registrable domains (and IP addresses) the surface linked. */
+  domains: Set<string>;
+  /** Every link as written. */
+  urls: Set<string>;
 }
 
-/** Every host the surface's texts already point at (embedded-url's evidence over the whole surface). */
-function hostsOf(contract: Contract): Set<string> {
-  const hosts = new Set<string>();
-  for (const finding of SECURITY_CHECKS[URL_RULE](contract)) {
-    for (const url of Array.isArray(finding.evidence) ? finding.evidence : []) {
-      const host = typeof url === "string" ? hostOf(url) : undefined;
-      if (host) hosts.add(host);
+/** Every link of the surface's texts, by registrable domain and as written (allowHosts aside: it only removes findings). */
+function linksOf(contract: Contract): KnownLinks {
+  const known: KnownLinks = { domains: new Set(), urls: new Set() };
+  for (const t of surfaceTexts(contract)) {
+    if (t.role !== "text") continue;
+    for (const link of findLinks(t.text)) {
+      known.urls.add(link.url);
+      if (link.host !== undefined) known.domains.add(domainOf(link.host));
     }
   }
-  return hosts;
+  return known;
 }
 
-function allKnown(evidence: Json | undefined, known: ReadonlySet<string>): boolean {
+function allKnown(evidence: Json | undefined, known: KnownLinks): boolean {
   const urls = Array.isArray(evidence) ? evidence : [];
-  return urls.length > 0 && urls.every((url) => typeof url === "string" && known.has(hostOf(url) ?? "\u0000"));
+  return urls.length > 0 && urls.every((url) => typeof url === "string" && linkKnown(url, known.domains, known.urls));
 }
 
 /** Added items, and items on both sides that differ, by identity (first item of each identity, as the diff does). */
@@ -253,7 +276,8 @@ class ToolNames {
   /**
    * Tool names that occur in the texts, as stub tools in server order. The security rules
    * look a tool name up only where it starts a run of [\w.-] characters and either ends it or
-   * is followed by "." (tool-shadowing's mentions and its "when using X tool", and
+   * is followed by "." (tool-shadowing's mentions, its "when using X tool", "never use X",
+   * "instead of X" and the text after a takeover, src/lint/intent/hijack.ts; and
    * hidden-instructions' "call X"), so a run and its prefixes up to each "." find every such
    * name; names with other characters are looked for as plain substrings. A name that does not
    * occur in a text cannot change a finding on it, so leaving it out keeps the findings
@@ -301,17 +325,23 @@ function bareContract(): Contract {
   };
 }
 
-function lintItem(kind: ItemKind, item: JsonObject, names: ToolNames, covers: (path: string) => boolean): Side {
+function lintItem(
+  kind: ItemKind,
+  item: JsonObject,
+  names: ToolNames,
+  covers: (path: string) => boolean,
+  options: SecurityOptions,
+): Side {
   const sub = bareContract();
   (sub[LIST[kind]] as JsonObject[]).push(item);
   const own = kind === "tool" && typeof item.name === "string" ? item.name : undefined;
-  return lintSub(sub, kind, names, own, covers);
+  return lintSub(sub, kind, names, own, covers, options);
 }
 
-function lintServer(instructions: string, names: ToolNames): Side {
+function lintServer(instructions: string, names: ToolNames, options: SecurityOptions): Side {
   const sub = bareContract();
   sub.instructions = instructions;
-  return lintSub(sub, "server", names, undefined, () => true);
+  return lintSub(sub, "server", names, undefined, () => true, options);
 }
 
 /** Security findings on the sub-contract's one item (not on its stub tools), within scope. */
@@ -321,6 +351,7 @@ function lintSub(
   names: ToolNames,
   own: string | undefined,
   covers: (path: string) => boolean,
+  options: SecurityOptions,
 ): Side {
   const all = surfaceTexts(sub);
   const texts = new Map<string, string>();
@@ -337,7 +368,7 @@ function lintSub(
   for (const rule of LINT_RULES) {
     if (rule.group !== "security") continue;
     const id = rule.id as keyof typeof SECURITY_CHECKS;
-    for (const f of SECURITY_CHECKS[id](linted)) {
+    for (const f of SECURITY_CHECKS[id](linted, options)) {
       if (f.target.kind !== kind || (own !== undefined && f.target.name !== own) || !covers(f.path)) continue;
       findings.push({ ...f, rule: id, level: rule.level });
     }

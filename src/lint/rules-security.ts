@@ -1,14 +1,25 @@
 /**
  * Security lint (tool poisoning): every text of the surface that a model reads is scanned for
- * invisible characters, homoglyphs, instructions aimed at the model, requests for secrets,
- * attempts to change how other tools behave, embedded URLs and encoded blobs. Pure; no I/O.
+ * invisible characters, homoglyphs, encoded blobs and links, and read sentence by sentence for
+ * the intents that poisoned descriptions carry (src/lint/intent/): reaching for secrets,
+ * concealment from the user, overriding earlier instructions, hijacking other tools, sending
+ * the conversation or data away, and running downloaded code. Each finding quotes the span it
+ * matched and names the parts it combined. Pure; no I/O.
  */
 
 import { type Contract, isJsonObject, type Json, type JsonObject } from "../contract/model.ts";
 import { pointer, pointerToDotted } from "../contract/pointer.ts";
 import type { TargetKind } from "../contract/surface.ts";
 import type { LintRuleId } from "../rules/registry.ts";
-import type { Finding, LintCheck } from "./model.ts";
+import { detectConcealment } from "./intent/conceal.ts";
+import { detectExfiltration } from "./intent/exfiltration.ts";
+import { detectHijack, ToolMentions } from "./intent/hijack.ts";
+import { findLinks } from "./intent/links.ts";
+import type { Detector, IntentContext, IntentMatch } from "./intent/model.ts";
+import { detectOverride } from "./intent/override.ts";
+import { detectRemoteCode } from "./intent/remote-code.ts";
+import { detectSecretAccess } from "./intent/secrets.ts";
+import type { Finding, LintCheck, LintOptions } from "./model.ts";
 import {
   charLabel,
   entropy,
@@ -284,18 +295,6 @@ const INSTRUCTION_PATTERNS: readonly { label: string; re: RegExp }[] = [
   },
   { label: "chat-template marker", re: /\[\/?INST\]|<<\/?SYS>>|<\|(?:im_start|im_end|system|assistant|user)\|>/gi },
   {
-    label: "ignore previous instructions",
-    re: /\b(?:ignore|disregard|forget)\s+(?:all\s+)?(?:of\s+)?(?:the\s+|your\s+|any\s+)?(?:previous|prior|above|earlier|preceding|other|original)\s+(?:instructions|prompts?|rules|directions|guidelines)\b/gi,
-  },
-  {
-    label: "conceal from the user",
-    re: /\b(?:do\s+not|don['’]t|never|without)\s+(?:tell(?:ing)?|inform(?:ing)?|mention(?:ing)?|reveal(?:ing)?|disclos(?:e|ing)|notify(?:ing)?|alert(?:ing)?)\b[^.\n]{0,100}?\b(?:the\s+)?user\b/gi,
-  },
-  {
-    label: "conceal from the user",
-    re: /\bthe\s+user\s+(?:must|should|shall)\s+(?:not|never)\s+(?:know|see|notice|find\s+out|be\s+(?:told|informed))\b/gi,
-  },
-  {
     label: "pre-use instruction",
     re: /\bbefore\s+(?:using|calling|invoking|running)\s+this\s+tool\b[,:]?\s+(?:you\s+(?:must|should)\s+)?(?:first\s+|always\s+)?(?:read|send|fetch|upload|include|pass|open|call\s+(?!(?:the\s+)?[`'"]?[\w.-]+[`'"]?\s+tool\b))/gi,
   },
@@ -310,10 +309,6 @@ const INSTRUCTION_PATTERNS: readonly { label: string; re: RegExp }[] = [
   {
     label: "dismissal",
     re: /\b(?:do\s+not|don['’]t)\s+worry\s+about\s+(?:it|this|that|the\s+(?:user|sidenote|side\s+note|note|security|permissions?|privacy|consent|warnings?))\b/gi,
-  },
-  {
-    label: "covert action",
-    re: /\b(?:silently|secretly|covertly|quietly)\s+(?:send|read|include|forward|upload|copy|exfiltrate|pass|add|append|call|run|execute)\b/gi,
   },
   { label: "role marker", re: /(?:^|\n)[ \t]*(?:system|assistant)[ \t]*:/gi },
 ];
@@ -338,6 +333,9 @@ function checkHiddenInstructions(contract: Contract): Found[] {
     }
     for (const sentence of sentences(t.text)) {
       const text = t.text.slice(sentence.start, sentence.end);
+      for (const m of [...detectConcealment(text), ...detectOverride(text)]) {
+        spans.push({ start: sentence.start + m.start, end: sentence.start + m.end, label: m.label });
+      }
       if (!SECRECY.test(text)) continue;
       for (const s of matchSpans(text, YOU_MUST)) {
         spans.push({ start: sentence.start + s.start, end: sentence.start + s.end, label: "secret obligation" });
@@ -351,190 +349,75 @@ function checkHiddenInstructions(contract: Contract): Found[] {
 // ---------------------------------------------------------------------------------------------
 // secret-access-request
 
-const SENSITIVE_FILE =
-  /(?:~|\$HOME|%USERPROFILE%)?[/\\]?\.ssh\b|\bid_(?:rsa|dsa|ecdsa|ed25519)\b|\/etc\/(?:passwd|shadow|sudoers)\b|(?<![\w.])\.env\b(?![\w-])|\.aws[/\\]credentials\b|\bcredentials\.json\b|\.npmrc\b|\.netrc\b|\.git-credentials\b|\.pgpass\b|\.kube[/\\]config\b|\bmcp(?:_config)?\.json\b|\bclaude_desktop_config\.json\b|\.cursor[/\\]|\.docker[/\\]config\.json\b|\.(?:bash|zsh)_history\b|\bwallet\.dat\b|\bkeychain\b/gi;
-
-const GENERIC_SECRET =
-  /\b(?:private\s+keys?|api[\s_-]?keys?|access[\s_-]?tokens?|auth(?:entication)?[\s_-]?tokens?|bearer\s+tokens?|session\s+(?:tokens?|cookies?)|secret\s+keys?|passwords?|credentials|secrets|seed\s+phrases?|recovery\s+phrases?|mnemonics?|environment\s+variables|env\s+vars)\b/gi;
-
-/** Imperative verbs of reading or sending ("read", not "reads"/"is read"). */
-const SECRET_VERB =
-  /(?<!\b(?:is|are|be|been|being|was|were|gets?)\s+)\b(?:read|cat|open|load|send|include|pass|exfiltrate|upload|forward|post|copy|attach|leak|provide|extract|collect|share|transmit|append|dump|print|embed)\b/gi;
-
-/** For generic secrets a verb is not enough ("the API key to pass to the service" is ordinary). */
-const EXFIL_CUE =
-  /\bexfiltrat|https?:\/\/|\b[\w.+-]+@[\w-]+\.[\w.-]+\b|\buser['’]s\s+(?:\w+\s+){0,2}(?:keys?|tokens?|passwords?|credentials|secrets|phrases?)\b/i;
-/** "all/any/every ... secrets" counts only when they are sent somewhere ("read all secrets" is what a vault tool does). */
-const ALL_SECRETS =
-  /\b(?:all|any|every)\s+(?:of\s+the\s+)?(?:\w+\s+){0,2}(?:keys|tokens|passwords|credentials|secrets|variables|phrases)\b/i;
-const SEND_VERB = /\b(?:send|include|pass|upload|forward|post|transmit|leak|attach|append|embed|share|email)\b/i;
-
 function checkSecretAccess(contract: Contract): Found[] {
-  const out: Found[] = [];
-  for (const t of prose(contract)) {
-    const spans: Labelled[] = [];
-    for (const sentence of sentences(t.text)) {
-      const text = t.text.slice(sentence.start, sentence.end);
-      const verbs = matchSpans(text, SECRET_VERB);
-      if (verbs.length === 0) continue;
-      const files = matchSpans(text, SENSITIVE_FILE);
-      const cue = EXFIL_CUE.test(text) || SECRECY.test(text) || (ALL_SECRETS.test(text) && SEND_VERB.test(text));
-      const generic = cue ? matchSpans(text, GENERIC_SECRET) : [];
-      const targets = [...files, ...generic];
-      if (targets.length === 0) continue;
-      const all = [...verbs, ...targets];
-      const start = Math.min(...all.map((s) => s.start));
-      const end = Math.max(...all.map((s) => s.end));
-      const label = [...new Set(targets.map((s) => s.match[0]))].join(", ");
-      spans.push({ start: sentence.start + start, end: sentence.start + end, label });
-    }
-    out.push(...spanFindings(t, spans, "asks to read or send secrets"));
-  }
-  return out;
+  return sentenceFindings(contract, () => detectSecretAccess, "asks to read or send secrets");
 }
 
 // ---------------------------------------------------------------------------------------------
 // tool-shadowing
 
-const OBLIGATION =
-  /\b(?:must|always|never|instead|make\s+sure|ensure|do\s+not|don['’]t|override|replace|redirect|bcc|cc)\b/i;
-/** Changing where another tool sends things: a redirecting verb, or an address/URL to send to. */
-const REDIRECT =
-  /\b(?:send|forward|redirect|route|bcc|cc|copy|replace|override)\b|\b(?:change|set)\s+(?:the\s+)?(?:recipient|destination|address|url|endpoint|account)\b|\b[\w.+-]+@[\w-]+\.[\w.-]+\b|https?:\/\//i;
-const STRONG_OBLIGATION = /\b(?:must|always|never|override)\b/i;
-
-const WHEN_USING_TOOL =
-  /\b(?:when|whenever|before|after|if)\s+(?:you\s+)?(?:are\s+)?(?:using|calling|invoking|running|executing|use|call|invoke)\s+(?:the\s+|any\s+|a\s+)?[`'"]?([\w.-]+)[`'"]?\s+tool\b/gi;
-const SEND_ALL_TO =
-  /\ball\s+(?:e-?mails?|messages|requests|payments|transfers|invoices|replies|notifications|calls|data|files|results)\s+(?:must|should|shall|need\s+to|have\s+to|are\s+to)\s+(?:always\s+)?(?:be\s+)?(?:sent|forwarded|redirected|routed|cc['’]?d|bcc['’]?d|copied|addressed|delivered|uploaded)\s+to\b|\b(?:must|should|always)\s+(?:send|forward|redirect|route|bcc|cc|copy)\s+all\s+(?:e-?mails?|messages|requests|payments|transfers|data|files)\s+to\b/gi;
-const SIDE_EFFECT =
-  /\bside[\s-]+effects?\s+on\s+(?:the\s+)?(?:also\s+present\s+|other\s+)?[`'"]?[\w.-]+[`'"]?\s+tool\b|\b(?:affects?|changes?|modif(?:y|ies)|overrides?|alters?)\s+(?:the\s+)?(?:behaviou?r\s+of\s+)?(?:all\s+)?(?:the\s+)?other\s+tools\b/gi;
-const INSTEAD_OF = /\binstead\s+of\s+(?:calling|using|invoking)\s+(?:the\s+)?[`'"]?[\w.-]+/gi;
-const OVERRIDE = /\boverrid(?:e|es|ing)\b/gi;
-const WHENEVER_USER = /\bwhenever\s+the\s+user\s+(?:asks|wants|requests|tries)\b/gi;
-
-function escapeRegex(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-}
-
-/**
- * Where a text names a tool of this server other than `own`: a name standing alone, not inside
- * a longer identifier (`send_email` in "the send_email tool", not in "resend_emails"). Names made
- * of identifier characters are looked up per word in a set, so the cost stays linear in the
- * size of the surface; the rare other names are matched with one regex per text.
- */
-class ToolMentions {
-  private readonly plain: ReadonlySet<string>;
-  private readonly odd: readonly string[];
-
-  constructor(names: readonly string[]) {
-    this.plain = new Set(names.filter((n) => /^[\w.-]+$/.test(n)));
-    this.odd = names.filter((n) => n !== "" && !/^[\w.-]+$/.test(n));
-  }
-
-  find(text: string, own: ReadonlySet<string>): (Span & { name: string })[] {
-    const out: (Span & { name: string })[] = [];
-    for (const m of text.matchAll(/[\w.-]+/g)) {
-      // The longest prefix of the run that is a name and ends at the run's end or before a ".".
-      for (let end = m[0].length; end > 0; end = m[0].lastIndexOf(".", end - 1)) {
-        const name = m[0].slice(0, end);
-        if (this.plain.has(name) && !own.has(name)) {
-          out.push({ start: m.index, end: m.index + end, name });
-          break;
-        }
-        if (end === 0) break;
-      }
-    }
-    const odd = this.odd.filter((n) => !own.has(n));
-    if (odd.length > 0) {
-      const re = new RegExp(`(?<![\\w.-])(?:${odd.map(escapeRegex).join("|")})(?![\\w-])`, "g");
-      for (const s of matchSpans(text, re)) out.push({ start: s.start, end: s.end, name: s.match[0] });
-    }
-    return out.sort((a, b) => a.start - b.start);
-  }
-}
-
 function checkShadowing(contract: Contract): Found[] {
-  const toolNames = contract.tools.map((t) => t.name);
-  const mentions = new ToolMentions(toolNames);
-  const toolSet = new Set(toolNames);
+  const mentions = new ToolMentions(contract.tools.map((t) => t.name));
+  return sentenceFindings(
+    contract,
+    () => (sentence, context) => detectHijack(sentence, context, mentions),
+    "tries to change how other tools behave",
+  );
+}
+
+// ---------------------------------------------------------------------------------------------
+// data-exfiltration, remote-code-execution
+
+function checkExfiltration(contract: Contract): Found[] {
+  return sentenceFindings(contract, () => detectExfiltration, "asks to send data out");
+}
+
+function checkRemoteCode(contract: Contract): Found[] {
+  return sentenceFindings(contract, () => detectRemoteCode, "asks to run downloaded code");
+}
+
+/** Runs a detector over every sentence of every prose text; one finding per merged span. */
+function sentenceFindings(contract: Contract, make: () => Detector, what: string): Found[] {
+  const toolNames = new Set(contract.tools.map((t) => t.name));
+  const detect = make();
   const out: Found[] = [];
   for (const t of prose(contract)) {
-    // Server instructions legitimately steer the server's own tools; a tool steering itself is fine too.
-    const own = new Set(t.kind === "server" ? toolNames : t.kind === "tool" ? [t.name] : []);
+    const context: IntentContext = { kind: t.kind, toolNames, ...(t.kind === "tool" && { own: t.name }) };
     const spans: Labelled[] = [];
     for (const sentence of sentences(t.text)) {
       const text = t.text.slice(sentence.start, sentence.end);
-      const add = (s: Span, label: string) => {
-        spans.push({ start: sentence.start + s.start, end: sentence.start + s.end, label });
-      };
-      const named = mentions.find(text, own);
-      const mentionsOther = named.length > 0;
-      const genericTool = /\b(?:other|another|any)\s+tools?\b/i.test(text);
-      for (const s of matchSpans(text, WHEN_USING_TOOL)) {
-        const tool = s.match[1] ?? "";
-        if (/^(?:this|that|same)$/i.test(tool) || own.has(tool)) continue;
-        // A tool of this server steering a sibling is ordinary guidance unless it redirects what the sibling sends.
-        const sibling = toolSet.has(tool);
-        if (OBLIGATION.test(text) && (!sibling || REDIRECT.test(text))) add(s, `rules for the ${tool} tool`);
-      }
-      for (const s of matchSpans(text, SEND_ALL_TO)) add(s, "redirects what other tools send");
-      for (const s of matchSpans(text, SIDE_EFFECT)) add(s, "side effect on another tool");
-      if (/\b(?:always|must|never|do\s+not|don['’]t|only)\b/i.test(text)) {
-        for (const s of matchSpans(text, INSTEAD_OF)) add(s, "steers away from another tool");
-      }
-      if (mentionsOther || genericTool || /\btool\b/i.test(text)) {
-        for (const s of matchSpans(text, OVERRIDE)) {
-          if (mentionsOther || genericTool || /\binstructions?\b|\bbehaviou?r\b/i.test(text))
-            add(s, "overrides tool behaviour");
-        }
-      }
-      if (mentionsOther || /\b(?:must|always|never|do\s+not|don['’]t)\b/i.test(text)) {
-        for (const s of matchSpans(text, WHENEVER_USER)) add(s, "takes over user requests");
-      }
-      if (mentionsOther && STRONG_OBLIGATION.test(text) && REDIRECT.test(text)) {
-        for (const s of named) add(s, `changes how ${s.name} behaves`);
+      for (const m of detect(text, context) as IntentMatch[]) {
+        spans.push({ start: sentence.start + m.start, end: sentence.start + m.end, label: m.label });
       }
     }
-    out.push(...spanFindings(t, spans, "tries to change how other tools behave"));
+    out.push(...spanFindings(t, spans, what));
   }
   return out;
 }
 
 // ---------------------------------------------------------------------------------------------
-// embedded-url
+// embedded-url (risky links), external-link (plain HTTPS links)
 
-const URL_LIKE =
-  /\b(?:https?|ftp|wss?):\/\/[^\s<>"'`)\]}]+|\bdata:[\w.+-]+\/[\w.+-]+(?:;[\w=.+-]+)*,[^\s"'`)\]}]*|(?<![\w.])(?:(?:25[0-5]|2[0-4]\d|1?\d?\d)\.){3}(?:25[0-5]|2[0-4]\d|1?\d?\d)(?::\d+)?(?![\w.])/gi;
+/** What the security checks read beyond the contract: the policy file's `allowHosts`. */
+export interface SecurityOptions extends LintOptions {
+  /** Hosts (with their subdomains) and IP addresses whose links are not reported. */
+  allowHosts?: readonly string[];
+}
 
-/**
- * Example hosts (RFC 2606): example.com, .net and .org with their subdomains, and the .example
- * top-level domain. They are placeholders in usage examples ("text/uri-list":
- * "https://example.com"), never a place data can go, so they are not reported.
- */
-const EXAMPLE_HOST =
-  /^[a-z][a-z0-9+.-]*:\/\/(?:[^/?#@\s]*@)?(?:[\w-]+\.)*(?:example\.(?:com|net|org)|[\w-]+\.example)(?::\d+)?(?:[/?#]|$)/i;
-
-function checkUrls(contract: Contract): Found[] {
+function checkLinks(contract: Contract, options: SecurityOptions | undefined, risky: boolean): Found[] {
   const out: Found[] = [];
   for (const t of prose(contract)) {
-    const spans = matchSpans(t.text, URL_LIKE)
-      .map((s) => {
-        const trimmed = s.match[0].replace(/[.,;:!?]+$/, "");
-        return { start: s.start, end: s.start + trimmed.length, url: trimmed };
-      })
-      .filter((s) => !EXAMPLE_HOST.test(s.url));
-    const first = spans[0];
+    const links = findLinks(t.text, options?.allowHosts).filter((l) => (l.kind !== "plain") === risky);
+    const first = links[0];
     if (!first) continue;
-    const urls = [...new Set(spans.map((s) => s.url))];
-    const listed = urls.map((u) => shorten(u, 100)).join(", ");
-    out.push(
-      found(
-        t,
-        `${where(t)}: embeds ${urls.length === 1 ? "a URL/address" : `${urls.length} URLs/addresses`} (${listed}): "${quoteSpan(t.text, first.start, first.end)}"`,
-        urls,
-      ),
-    );
+    const urls = [...new Set(links.map((l) => l.url))];
+    const described = [...new Map(links.map((l) => [l.url, l])).values()]
+      .map((l) => (risky ? `${shorten(l.url, 100)}: ${l.reasons.join(", ")}` : shorten(l.url, 100)))
+      .join("; ");
+    const what = risky
+      ? `embeds ${urls.length === 1 ? "a risky link" : `${urls.length} risky links`}`
+      : `links to ${urls.length === 1 ? "a page" : `${urls.length} pages`}`;
+    out.push(found(t, `${where(t)}: ${what} (${described}): "${quoteSpan(t.text, first.start, first.end)}"`, urls));
   }
   return out;
 }
@@ -607,6 +490,9 @@ export const SECURITY_CHECKS = {
   "hidden-instructions": (contract) => checkHiddenInstructions(contract),
   "secret-access-request": (contract) => checkSecretAccess(contract),
   "tool-shadowing": (contract) => checkShadowing(contract),
-  "embedded-url": (contract) => checkUrls(contract),
+  "data-exfiltration": (contract) => checkExfiltration(contract),
+  "remote-code-execution": (contract) => checkRemoteCode(contract),
+  "embedded-url": (contract, options?: SecurityOptions) => checkLinks(contract, options, true),
+  "external-link": (contract, options?: SecurityOptions) => checkLinks(contract, options, false),
   "encoded-blob": (contract) => checkBlobs(contract),
 } satisfies Partial<Record<LintRuleId, LintCheck>>;

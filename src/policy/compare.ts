@@ -6,8 +6,9 @@
 import type { Contract } from "../contract/model.ts";
 import { diffContracts } from "../diff/diff.ts";
 import type { Change } from "../diff/model.ts";
-import { securityDrift } from "../lint/drift-lens.ts";
+import { type DriftOptions, securityDrift } from "../lint/drift-lens.ts";
 
-export function compareSurfaces(before: Contract, after: Contract): Change[] {
-  return diffContracts(before, after, [securityDrift]);
+/** `options.allowHosts`: the policy file's hosts whose links are never drift. */
+export function compareSurfaces(before: Contract, after: Contract, options: DriftOptions = {}): Change[] {
+  return diffContracts(before, after, [(old, now, touched) => securityDrift(old, now, touched, options)]);
 }

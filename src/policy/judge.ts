@@ -14,6 +14,7 @@ import type { Contract } from "../contract/model.ts";
 import { attachWitnesses } from "../diff/witnesses.ts";
 import { lintContract } from "../lint/lint.ts";
 import { toolListSize } from "../lint/rules-quality.ts";
+import type { SecurityOptions } from "../lint/rules-security.ts";
 import {
   buildLintReport,
   buildReport,
@@ -51,7 +52,8 @@ export interface Comparison {
 export async function judgeComparison(c: Comparison): Promise<Verdict> {
   const before = c.baseline.contract;
   const after = c.current.contract;
-  const judged = applyRuleOverrides(compareSurfaces(before, after), c.policy.policy);
+  const surfaces = compareSurfaces(before, after, { allowHosts: c.policy.policy.allowHosts });
+  const judged = applyRuleOverrides(surfaces, c.policy.policy);
   const ignored = applyIgnores(judged, c.policy.policy, c.policy.today);
   const scoped = c.policy.usage ? applyScope(ignored.changes, c.policy.usage) : ignored.changes;
   // Witnesses last: only for what is still reported, and after overrides changed severities.
@@ -80,7 +82,8 @@ export interface LintRun {
 
 /** lint. */
 export function judgeLint(run: LintRun): { report: LintReport; exitCode: 0 | 1 } {
-  const found = lintContract(run.contract, { tokenBudget: run.tokenBudget }, run.disabled);
+  const options: SecurityOptions = { tokenBudget: run.tokenBudget, allowHosts: run.policy.allowHosts };
+  const found = lintContract(run.contract, options, run.disabled);
   const findings = fingerprintFindings(applyLintOverrides(found, run.policy));
   const ignored = applyIgnores(findings, run.policy, run.today, "lint");
   const report = buildLintReport(

@@ -11,7 +11,8 @@
  *     { "rule": "tool-removed", "target": "tool:legacy_*", "reason": "…", "expires": "2026-06-30" },
  *     { "fingerprint": "3f2a9c0d1e4b5a67", "reason": "…" }
  *   ],
- *   "failOn": "breaking"
+ *   "failOn": "breaking",
+ *   "allowHosts": ["notion.com", "203.0.113.7"]
  * }
  */
 
@@ -67,14 +68,43 @@ export interface Policy {
   lintRules: ReadonlyMap<string, LintRuleLevel>;
   ignore: readonly IgnoreEntry[];
   failOn?: FailOn;
+  /**
+   * Hosts whose links are neither lint findings (embedded-url, external-link) nor drift in
+   * `check`: each covers itself and its subdomains; an IP address only itself. Lowercase.
+   */
+  allowHosts: readonly string[];
 }
 
 /** No policy file: nothing overridden, nothing ignored. */
 export function emptyPolicy(source = ""): Policy {
-  return { source, rules: new Map(), lintRules: new Map(), ignore: [] };
+  return { source, rules: new Map(), lintRules: new Map(), ignore: [], allowHosts: [] };
 }
 
-const TOP_KEYS = ["$schema", "version", "rules", "ignore", "failOn"];
+const TOP_KEYS = ["$schema", "version", "rules", "ignore", "failOn", "allowHosts"];
+
+const IPV4_HOST = /^(?:(?:25[0-5]|2[0-4]\d|1?\d?\d)\.){3}(?:25[0-5]|2[0-4]\d|1?\d?\d)$/;
+const HOST_NAME = /^(?=.{1,253}$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)*[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
+
+/** An allowHosts entry checked: the host in lowercase, or what is wrong with it. */
+export function parseAllowedHost(value: unknown): { host: string } | { error: string } {
+  if (typeof value !== "string") return { error: `expected a host name like "docs.example.com", ${found(value)}` };
+  const text = value.trim().toLowerCase();
+  if (text === "") return { error: `expected a host name like "docs.example.com", found an empty string` };
+  const url = /^[a-z][a-z0-9+.-]*:\/\/([^/?#:@\s]+)/.exec(text);
+  if (url) return { error: `expected a host, not a URL: write ${JSON.stringify(url[1])}, ${found(value)}` };
+  if (text.startsWith("*.")) {
+    return {
+      error: `write ${JSON.stringify(text.slice(2))}: an entry already covers its subdomains, ${found(value)}`,
+    };
+  }
+  if (/[/:?#@\s]/.test(text)) {
+    return { error: `expected a bare host name or IPv4 address (no scheme, port or path), ${found(value)}` };
+  }
+  if (!IPV4_HOST.test(text) && (!HOST_NAME.test(text) || /^[\d.]+$/.test(text))) {
+    return { error: `expected a host name like "docs.example.com" or an IPv4 address, ${found(value)}` };
+  }
+  return { host: text.replace(/\.$/, "") };
+}
 const IGNORE_KEYS = ["rule", "target", "fingerprint", "reason", "expires"];
 const DIRECTION_KEYS = ["input", "output"];
 
@@ -285,6 +315,18 @@ export function parsePolicy(text: string, source: string): Policy {
     });
   }
 
+  const allowHosts: string[] = [];
+  if (data.allowHosts !== undefined) {
+    if (!Array.isArray(data.allowHosts)) {
+      throw problem("$.allowHosts", `expected an array of host names, ${found(data.allowHosts)}`);
+    }
+    data.allowHosts.forEach((value, index) => {
+      const parsed = parseAllowedHost(value);
+      if ("error" in parsed) throw problem(`$.allowHosts[${index}]`, parsed.error);
+      if (!allowHosts.includes(parsed.host)) allowHosts.push(parsed.host);
+    });
+  }
+
   let failOn: FailOn | undefined;
   if (data.failOn !== undefined) {
     if (typeof data.failOn !== "string" || !FAIL_ON.includes(data.failOn as FailOn)) {
@@ -292,5 +334,5 @@ export function parsePolicy(text: string, source: string): Policy {
     }
     failOn = data.failOn as FailOn;
   }
-  return { source, rules, lintRules, ignore, ...(failOn ? { failOn } : {}) };
+  return { source, rules, lintRules, ignore, allowHosts, ...(failOn ? { failOn } : {}) };
 }

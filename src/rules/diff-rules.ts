@@ -1008,8 +1008,9 @@ export const DIFF_RULE_ROWS = [
     group: "server",
     input: "minor",
     output: "minor",
-    summary: "the negotiated protocol version changed",
-    rationale: "Clients negotiate the version at initialize; features tied to a version appear or disappear with it.",
+    summary: "the protocol version changed within an era",
+    rationale:
+      "Clients negotiate the version at initialize; features tied to a version appear or disappear with it. A move between eras (2025-11-25 ↔ 2026-07-28) is not reported: it says how the surface was captured (initialize or server/discover), and one surface model describes both.",
     example: '"2025-06-18" → "2025-11-25"',
   },
   {

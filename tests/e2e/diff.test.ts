@@ -518,12 +518,12 @@ describe("colour", () => {
 describe("start-up", () => {
   /**
    * Runs the command in-process from source, then counts the MCP SDK modules Bun loaded.
-   * With CONTROL set it also imports the session module that talks to live servers (the
-   * first place that loads the SDK), to show the count does see the SDK when it is loaded.
+   * With CONTROL set it also imports the SDK's HTTP transport (which a live --url capture
+   * loads), to show the count does see the SDK when it is loaded.
    */
   const PROBE = `
 const { buildProgram } = await import("./src/cli/program.ts");
-if (process.env.PROBE_CONTROL) await import("./src/connect/session.ts");
+if (process.env.PROBE_CONTROL) await import("@modelcontextprotocol/sdk/client/streamableHttp.js");
 await buildProgram().parseAsync(["bun", "mcp-contract", ...JSON.parse(process.env.PROBE_ARGS)]);
 const sdk = Object.keys(require.cache).filter((k) => k.includes("@modelcontextprotocol"));
 const ajv = Object.keys(require.cache).filter((k) => /node_modules[\\/]ajv[\\/]/.test(k));

@@ -307,7 +307,7 @@ describe("CLI basics", () => {
     expect(result.stdout).toContain("Usage: mcp-contract snapshot");
     expect(result.stdout).toContain("Examples:");
     expect(result.stdout).toContain("$ mcp-contract snapshot -- node dist/server.js");
-    for (const flag of ["--output", "--url", "--bearer", "--header", "--timeout", "--client-capabilities"]) {
+    for (const flag of ["--output", "--url", "--bearer", "--header", "--timeout", "--client-capabilities", "--era"]) {
       expect(result.stdout).toContain(flag);
     }
   });

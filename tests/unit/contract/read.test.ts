@@ -55,6 +55,15 @@ describe("parseContract", () => {
     [withField({ instructions: 3 }), "at $.instructions"],
     [withField({ capture: {} }), "at $.capture.clientCapabilities, expected an array"],
     [withField({ capture: { clientCapabilities: ["telepathy"] } }), "at $.capture.clientCapabilities[0]"],
+    [
+      withField({ capture: { clientCapabilities: [], era: "auto" } }),
+      "at $.capture.era, expected one of modern, legacy",
+    ],
+    [
+      withField({ capture: { clientCapabilities: [], supportedVersions: "2026-07-28" } }),
+      "at $.capture.supportedVersions",
+    ],
+    [withField({ capture: { clientCapabilities: [], supportedVersions: [7] } }), "at $.capture.supportedVersions[0]"],
     [withField({ tools: {} }), "at $.tools, expected an array"],
     [withField({ tools: [{ name: "a" }, { title: "no name" }] }), "at $.tools[1].name, expected a string"],
     [withField({ resources: [{ name: "r" }] }), "at $.resources[0].uri"],
@@ -62,6 +71,27 @@ describe("parseContract", () => {
     [withField({ prompts: undefined }), "at $.prompts"],
   ])("rejects a bad lockfile: %#", (text, expected) => {
     expect(problem(text)).toContain(expected);
+  });
+});
+
+describe("the era facts of a capture", () => {
+  test("a lockfile written before eras were recorded reads, and reads as captured with --era auto", () => {
+    const contract = parseContract(JSON.stringify(valid), "old.json");
+    expect(contract.capture).toEqual({ clientCapabilities: [] });
+    expect(contract.capture.era).toBeUndefined();
+  });
+
+  test("a modern capture's facts read back, and serialize in a fixed order", () => {
+    const modern = {
+      ...valid,
+      protocolVersion: "2026-07-28",
+      capture: { supportedVersions: ["2026-07-28", "2027-01-01"], era: "modern", clientCapabilities: ["roots"] },
+    };
+    const text = serializeContract(parseContract(JSON.stringify(modern), "modern.json"));
+    expect(text).toContain(
+      '"capture": {\n    "clientCapabilities": [\n      "roots"\n    ],\n    "era": "modern",\n    "supportedVersions": [\n      "2026-07-28",\n      "2027-01-01"\n    ]\n  }',
+    );
+    expect(serializeContract(parseContract(text, "again.json"))).toBe(text);
   });
 });
 

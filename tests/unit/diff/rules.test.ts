@@ -800,7 +800,7 @@ const SECURITY_ROWS: Row[] = [
         severity: B,
         path: "/description",
         message:
-          'tool "add": description now carries hidden-instructions: instruction aimed at the model (ignore previous instructions)',
+          'tool "add": description now carries hidden-instructions: instruction aimed at the model (override prior instructions)',
       },
     ],
   },

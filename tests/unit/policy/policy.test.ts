@@ -70,6 +70,15 @@ describe("a valid policy file", () => {
     ]);
     expect(p.failOn).toBe("minor");
   });
+
+  test("allowHosts: host names and IPv4 addresses, lowercased, without duplicates", () => {
+    expect(parsePolicy('{"version": 1}', FILE).allowHosts).toEqual([]);
+    const p = parsePolicy(
+      policy({ allowHosts: ["notion.com", "Docs.Firecrawl.dev", "203.0.113.7", "notion.com"] }),
+      FILE,
+    );
+    expect(p.allowHosts).toEqual(["notion.com", "docs.firecrawl.dev", "203.0.113.7"]);
+  });
 });
 
 describe("a bad policy file exits 2 naming the file and the place", () => {
@@ -200,6 +209,47 @@ describe("a bad policy file exits 2 naming the file and the place", () => {
       'at $.failOn, expected one of "breaking", "minor", "patch", "never", found "major".',
     ],
     ["a non-string $schema", policy({ $schema: 1 }), "at $.$schema, expected a string, found 1."],
+    [
+      "allowHosts not an array",
+      policy({ allowHosts: "notion.com" }),
+      'at $.allowHosts, expected an array of host names, found "notion.com".',
+    ],
+    [
+      "an allowHosts entry that is not a string",
+      policy({ allowHosts: ["notion.com", 7] }),
+      'at $.allowHosts[1], expected a host name like "docs.example.com", found 7.',
+    ],
+    ["an empty allowHosts entry", policy({ allowHosts: [" "] }), "at $.allowHosts[0], expected a host name like"],
+    [
+      "an allowHosts entry that is a URL",
+      policy({ allowHosts: ["https://developers.notion.com/reference"] }),
+      'at $.allowHosts[0], expected a host, not a URL: write "developers.notion.com", found "https://developers.notion.com/reference".',
+    ],
+    [
+      "an allowHosts entry with a wildcard",
+      policy({ allowHosts: ["*.notion.com"] }),
+      'at $.allowHosts[0], write "notion.com": an entry already covers its subdomains, found "*.notion.com".',
+    ],
+    [
+      "an allowHosts entry with a port",
+      policy({ allowHosts: ["203.0.113.7:8080"] }),
+      'at $.allowHosts[0], expected a bare host name or IPv4 address (no scheme, port or path), found "203.0.113.7:8080".',
+    ],
+    [
+      "an allowHosts entry that is not a host",
+      policy({ allowHosts: ["not a host"] }),
+      "at $.allowHosts[0], expected a bare host name or IPv4 address",
+    ],
+    [
+      "an allowHosts entry that is a bad IP",
+      policy({ allowHosts: ["300.1.2.3"] }),
+      "at $.allowHosts[0], expected a host name like",
+    ],
+    [
+      "a typo for allowHosts",
+      policy({ allowHost: ["notion.com"] }),
+      'at $.allowHost, unknown field "allowHost". Did you mean "allowHosts"?',
+    ],
   ])("%s", (_, text, expected) => {
     const message = problem(text);
     expect(message).toContain(expected);

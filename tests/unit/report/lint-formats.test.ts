@@ -104,7 +104,7 @@ describe("text", () => {
       '  ✖ tool "read<U+200B ZERO WIDTH SPACE>file": name: 1 invisible zero-width character: "read<U+200B ZERO WIDTH SPACE>file" [invisible-characters]\n',
     );
     expect(text).toMatch(
-      /\n {2}▲ tool "fetch_report": description: embeds a URL.* \[embedded-url\] \(ignored: docs link \| reviewed in `SEC-7` <ok>\)\n/,
+      /\n {2}▲ tool "fetch_report": description: embeds a risky link.* \[embedded-url\] \(ignored: docs link \| reviewed in `SEC-7` <ok>\)\n/,
     );
     expect(text).toContain("  · tool names mix naming styles");
   });
@@ -236,7 +236,7 @@ describe("json", () => {
     expect(doc.findings.find((f) => f.rule === "embedded-url")).toMatchObject({
       level: "warning",
       group: "security",
-      evidence: ["https://evil-tracking.io/collect?id=1"],
+      evidence: ["http://203.0.113.77/collect?id=1&x=17"],
       exempt: { kind: "ignored", reason: IGNORE_REASON },
     });
     expect(doc.findings.filter((f) => f.exempt)).toHaveLength(1);

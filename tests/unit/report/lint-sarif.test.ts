@@ -72,8 +72,8 @@ describe("lint SARIF structure", () => {
   test("help Markdown shows the catalog's words as written: <IMPORTANT> is text, not a tag", () => {
     const hidden = buildSarif(poisoned.report).runs[0]!.tool.driver.rules.find((r) => r.id === "hidden-instructions")!;
     const [lead, rationale] = hidden.help.markdown.split("\n\n");
-    expect(lead).toStartWith("**A text carries instructions aimed at the model (\\<IMPORTANT\\> blocks,");
-    expect(rationale).toContain("tags like \\<IMPORTANT\\>, chat-template markers");
+    expect(lead).toStartWith("**A text carries instructions aimed at the model: concealment from the user,");
+    expect(rationale).toContain("\\<IMPORTANT\\> and \\<system\\> tags, chat-template markers");
     expect(`${lead}\n${rationale}`).not.toMatch(/(?<!\\)<IMPORTANT>/);
     // Code spans of the catalog stay code spans.
     const required = buildSarif(poisoned.report).runs[0]!.tool.driver.rules.find(
