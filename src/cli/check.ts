@@ -1,16 +1,17 @@
 /** `mcp-contract check`: compare a live server (or a second lockfile) with the baseline lockfile. */
 import { Command, Option } from "@commander-js/extra-typings";
 import { describeTarget } from "../connect/target.ts";
-import { serializeContract } from "../contract/canonical.ts";
 import type { Contract } from "../contract/model.ts";
 import { UsageError } from "../errors.ts";
+import { type ConsumerCalls, parseCalls } from "../policy/calls.ts";
 import { FAIL_ON, type FailOn } from "../report/model.ts";
 import { readBaselineAtRef } from "./git-baseline.ts";
 import { type GlobalOptions, makeUi } from "./globals.ts";
 import { readLockfile } from "./lockfile.ts";
-import { assertWritable, writeFileAtomic } from "./output-file.ts";
+import { assertWritable } from "./output-file.ts";
 import { type PolicyOptionValues, policyOptions, preparePolicy, resolveFailOn } from "./policy-options.ts";
-import { formatOptions, planOutputs, type ReportFile, reportComparison } from "./report-output.ts";
+import { readUserFile } from "./read-user-file.ts";
+import { formatOptions, planOutputs, type ReportFile, readBaselineOrNone, reportComparison } from "./report-output.ts";
 import { DEFAULT_LOCKFILE } from "./snapshot.ts";
 import { addTargetOptions, rejectLiveOnlyFlags, resolveTarget, type TargetOptionValues } from "./target-options.ts";
 
@@ -42,18 +43,27 @@ export function checkCommand() {
       .addOption(
         new Option(
           "--update",
-          "after reporting, rewrite the baseline with the current surface (for intentional changes)",
+          "accept the changes: write the current surface to the baseline (created when missing, not rewritten when unchanged) and exit 0",
         ),
       ),
   );
   for (const option of policyOptions()) command.addOption(option);
+  command.addOption(
+    new Option(
+      "--calls <file>",
+      "only changes that invalidate these recorded calls fail the run (mcp-contract mock --record JSON lines, or a JSON array of {method, params}; repeatable)",
+    )
+      .argParser((value: string, previous: string[] = []) => [...previous, value])
+      .helpGroup("Policy:"),
+  );
   command.addHelpText(
     "after",
     `
 Examples:
   $ mcp-contract check -- node dist/server.js
   $ mcp-contract check --baseline contracts/weather.json --url http://127.0.0.1:3000/mcp
-  $ mcp-contract check --baseline old.json --against new.json --format json --output report.json
+  $ mcp-contract check --baseline old.json --against new.json --format json=report.json
+  $ mcp-contract check --baseline-ref origin/main --format sarif=contract.sarif --format github -- node dist/server.js
   $ mcp-contract check --fail-on minor -- python server.py
   $ mcp-contract check --update -- node dist/server.js     # accept the changes into the baseline
   $ mcp-contract check --baseline-ref origin/main -- node dist/server.js
@@ -74,10 +84,11 @@ Exit codes: 0 nothing at or over --fail-on (or --allow-breaking), 1 it was reach
         output?: string[];
         update?: boolean;
         witness: boolean;
+        calls?: string[];
       };
     const globals = cmd.optsWithGlobals() as GlobalOptions;
     const ui = makeUi(globals);
-    const plans = planOutputs(options.format, options.output);
+    const plans = planOutputs(options.format, options.output, globals);
     if (options.update && options.baselineRef !== undefined) {
       throw new UsageError(
         `--update rewrites the baseline file, and --baseline-ref ${options.baselineRef} reads it from git history, which cannot be rewritten. Drop --baseline-ref to update ${options.baseline}.`,
@@ -90,9 +101,10 @@ Exit codes: 0 nothing at or over --fail-on (or --allow-breaking), 1 it was reach
       const fromGit = readBaselineAtRef(options.baselineRef, options.baseline);
       baseline = fromGit.contract;
       baselineSource = fromGit.source;
-      baselineFile = { path: options.baseline, text: fromGit.text };
+      baselineFile = { path: options.baseline, text: fromGit.text, revision: options.baselineRef };
     } else {
-      const read = readLockfile(options.baseline, "baseline");
+      // --update with no lockfile yet: compare with an empty surface, then create the file.
+      const read = options.update ? readBaselineOrNone(options.baseline) : readLockfile(options.baseline, "baseline");
       baseline = read.contract;
       baselineFile = read.file;
     }
@@ -102,6 +114,7 @@ Exit codes: 0 nothing at or over --fail-on (or --allow-breaking), 1 it was reach
       { beside: options.baseline, lockfiles: [options.baseline, ...(options.against ? [options.against] : [])] },
       ui,
     );
+    if (options.calls) prepared.calls = readCalls(options.calls);
     const failOn = resolveFailOn(
       options.failOn,
       cmd.getOptionValueSource("failOn" as never) === "cli",
@@ -151,13 +164,24 @@ Exit codes: 0 nothing at or over --fail-on (or --allow-breaking), 1 it was reach
       globals.color ?? "auto",
       { baseline: baselineFile, current: againstFile },
       ui,
+      // --update: the changes are accepted into the baseline (no rewrite when its bytes would not change).
+      options.update ? { update: options.baseline } : {},
     );
-
-    if (options.update) {
-      writeFileAtomic(options.baseline, serializeContract(current));
-      ui.info(`updated ${options.baseline} with the current surface`);
-      return;
-    }
     if (exitCode !== 0) process.exitCode = exitCode;
   });
+}
+
+/** --calls FILE...: the consumer's recorded calls, read and parsed (exit 2 when unreadable). */
+function readCalls(paths: string[]): ConsumerCalls {
+  const calls = paths.flatMap((path) =>
+    parseCalls(
+      readUserFile(path, {
+        missing: `no calls file at ${path}. Record one with \`mcp-contract mock --contract mcp.contract.json --record ${path}\` while the consumer's tests run.`,
+        aKind: "a calls file",
+        theKind: "the --calls file",
+      }),
+      path,
+    ),
+  );
+  return { calls, description: paths.map((path) => `--calls ${path}`).join(" ") };
 }

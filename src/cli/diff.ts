@@ -21,7 +21,7 @@ export function diffCommand() {
     .addOption(witness)
     .addOption(format)
     .addOption(output);
-  for (const option of policyOptions()) command.addOption(option);
+  for (const option of policyOptions("OLD")) command.addOption(option);
   return command
     .addHelpText(
       "after",
@@ -29,7 +29,8 @@ export function diffCommand() {
 Examples:
   $ mcp-contract diff v1.contract.json v2.contract.json
   $ mcp-contract diff old.json new.json --format json | jq '.changes[] | select(.severity == "breaking")'
-  $ mcp-contract diff old.json new.json --fail-on breaking
+  $ mcp-contract diff old.json new.json --fail-on breaking --format sarif=diff.sarif --format github
+  $ mcp-contract diff old.json new.json --format changelog > CHANGES.md
   $ git show main:mcp.contract.json > /tmp/main.json && mcp-contract diff /tmp/main.json mcp.contract.json
   $ mcp-contract diff old.json new.json --enforce-semver --used "get_forecast,list_*"`,
     )
@@ -42,7 +43,7 @@ Examples:
       };
       const globals = cmd.optsWithGlobals() as GlobalOptions;
       const ui = makeUi(globals);
-      const plans = planOutputs(options.format, options.output);
+      const plans = planOutputs(options.format, options.output, globals);
       const before = readLockfile(oldPath, "old");
       const after = readLockfile(newPath, "new");
       const prepared = preparePolicy(options, { beside: oldPath, lockfiles: [oldPath, newPath] }, ui);

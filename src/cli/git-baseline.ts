@@ -122,3 +122,19 @@ export function readBaselineAtRef(ref: string, baseline: string, cwd: string = p
   }
   return { contract: parseContract(shown.stdout, source), source, text: shown.stdout };
 }
+
+/**
+ * The top level of the git repository `cwd` is in, or undefined (not a repository, or no git
+ * on PATH): report paths are relative to it, as GitHub resolves them.
+ */
+export function gitTopLevel(cwd: string = process.cwd()): string | undefined {
+  const result = spawnSync("git", ["rev-parse", "--show-toplevel"], {
+    cwd,
+    encoding: "utf8",
+    stdio: ["ignore", "pipe", "ignore"],
+    env: { ...process.env, GIT_TERMINAL_PROMPT: "0", LC_ALL: "C" },
+  });
+  if (result.error || result.status !== 0) return undefined;
+  const top = result.stdout.trim();
+  return top === "" ? undefined : top;
+}

@@ -81,7 +81,7 @@ export function lintCommand() {
     `
 Examples:
   $ mcp-contract lint -- node dist/server.js
-  $ mcp-contract lint --from mcp.contract.json --format sarif --output lint.sarif
+  $ mcp-contract lint --from mcp.contract.json --format sarif=lint.sarif --format github
   $ mcp-contract lint --url http://127.0.0.1:3000/mcp --fail-on warning
   $ mcp-contract lint --disable embedded-url,parameter-description-missing
   $ mcp-contract rules --catalog lint        # every lint rule, with its level
@@ -102,7 +102,7 @@ Exit codes: 0 nothing at or over --fail-on, 1 it was reached, 2 bad flags, lockf
     };
     const globals = cmd.optsWithGlobals() as GlobalOptions;
     const ui = makeUi(globals);
-    const plans = planOutputs(options.format, options.output);
+    const plans = planOutputs(options.format, options.output, globals);
     const disabled = parseDisabled(options.disable);
     const live = commandArgs.length > 0 || options.url !== undefined || options.server !== undefined;
     if (live && options.from !== undefined) {

@@ -6,6 +6,7 @@ import { readFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { isJsonObject } from "../contract/model.ts";
 import { UsageError } from "../errors.ts";
+import { suggest } from "../util/text.ts";
 
 export interface ConfiguredServer {
   command?: string[];
@@ -50,8 +51,10 @@ export function resolveConfiguredServer(name: string, configPath = DEFAULT_MCP_C
   const entry = servers[name];
   if (!isJsonObject(entry)) {
     const known = Object.keys(servers);
+    const close = suggest(name, known);
+    const hint = close.length ? ` Did you mean ${close.map((c) => JSON.stringify(c)).join(" or ")}?` : "";
     throw new UsageError(
-      `${configPath} defines no server named ${JSON.stringify(name)}${known.length ? `; it defines: ${known.join(", ")}` : ""}.`,
+      `${configPath} defines no server named ${JSON.stringify(name)}${known.length ? `; it defines: ${known.join(", ")}` : ""}.${hint}`,
     );
   }
   const str = (v: unknown) => (typeof v === "string" ? expand(v, configPath) : undefined);

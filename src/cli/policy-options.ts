@@ -30,7 +30,8 @@ export function policyFileOptions(beside: string) {
   ] as const;
 }
 
-export function policyOptions() {
+/** The policy flags; `beside` names the lockfile the default policy file sits next to (check: the baseline, diff: OLD). */
+export function policyOptions(beside = "the baseline") {
   return [
     new Option(
       "--used <names>",
@@ -44,7 +45,7 @@ export function policyOptions() {
     )
       .argParser(collect)
       .helpGroup("Policy:"),
-    ...policyFileOptions("the baseline"),
+    ...policyFileOptions(beside),
     new Option("--enforce-semver", "fail when the server's version bump is smaller than its changes require").helpGroup(
       "Policy:",
     ),
@@ -120,21 +121,19 @@ export function preparePolicy(
     }
     const usedBy = options.usedBy ?? [];
     let literals: Set<string> | undefined;
+    let files: number | undefined;
     if (usedBy.length) {
       const exclude = new Set([...context.lockfiles, ...(policyPath ? [policyPath] : [])].map((p) => resolve(p)));
       const scan = scanUsedBy(usedBy, exclude);
       for (const { path, why } of scan.skipped) ui.warn(`--used-by ${path} was not scanned: ${why}.`);
-      if (scan.files === 0) {
-        ui.warn(
-          `--used-by ${usedBy.join(" ")} holds no source files to scan, so only server-level changes${patterns.length ? " and --used names" : ""} count.`,
-        );
-      }
+      // A scan that selects nothing (no files, or none naming an item) is warned about once both surfaces are known.
       ui.debug(`--used-by: ${scan.files} files scanned, ${scan.literals.size} distinct string literals`);
       literals = scan.literals;
+      files = scan.files;
     }
     usage = {
       patterns,
-      ...(literals ? { literals } : {}),
+      ...(literals ? { literals, usedBy, files } : {}),
       description: describeUsage(options.used ?? [], usedBy),
     };
   }

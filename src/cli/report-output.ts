@@ -1,33 +1,66 @@
 /**
- * --format / --output pairs shared by check, diff and lint: each --format is written to the
- * --output at the same position, or to stdout when it has none.
+ * The report outputs check, diff and lint share, and writing them:
+ *
+ * - `--format FORMAT[=FILE]` (repeatable): each format to its file, or to stdout. The older
+ *   `--format F --output FILE` pairs still work: an --output pairs with the --format before it
+ *   whose format its extension names (`--format github --format sarif --output r.sarif` writes
+ *   SARIF to r.sarif), else with the first --format before it still unpaired, as it always did
+ *   (else with a later one its extension names, or any when it names none). An --output without
+ *   a --format takes the format its extension names (.sarif, .json, .md, .xml, .txt), or is refused.
+ * - `-q` prints no report on stdout unless a format was asked for.
+ * - Annotation paths (GitHub, SARIF) are relative to the repository root: GITHUB_WORKSPACE when
+ *   set, else git's top level.
+ * - `check --update` accepts the changes into the baseline (or creates it), without rewriting
+ *   a file whose bytes would not change.
  */
-import { appendFileSync } from "node:fs";
+import { appendFileSync, existsSync, mkdirSync, realpathSync, statSync } from "node:fs";
+import { dirname, resolve } from "node:path";
 import { Option } from "@commander-js/extra-typings";
+import { serializeContract } from "../contract/canonical.ts";
+import { type Contract, LOCKFILE_VERSION } from "../contract/model.ts";
 import { UsageError } from "../errors.ts";
 import { type Comparison, judgeComparison } from "../policy/judge.ts";
-import { FORMATS, type Format, type ReportContext } from "../report/context.ts";
-import type { AnyReport } from "../report/model.ts";
+import { usedByNotice } from "../policy/scope.ts";
+import { FORMATS, type Format, type ReportContext, type ReportFile } from "../report/context.ts";
+import type { AnyReport, Report } from "../report/model.ts";
 import { renderReport } from "../report/render.ts";
+import { changesWhat } from "../report/shared.ts";
+import { gitTopLevel } from "./git-baseline.ts";
 import { writeStdout } from "./globals.ts";
-import { assertWritable, writeFileAtomic } from "./output-file.ts";
+import { type LockfileRead, readLockfile } from "./lockfile.ts";
+import { assertWritable, readRegularFile, writeFileAtomic } from "./output-file.ts";
 import { type Ui, useColor } from "./ui.ts";
 
 export type { ReportContext, ReportFile } from "../report/context.ts";
 
-const collect = (value: string, previous: string[] = []) => [...previous, value];
+/**
+ * For each --output value list, how many --format values came before each of its entries on
+ * the command line. Commander calls option parsers in command-line order, so the parsers of
+ * one command's --format and --output note it; planOutputs reads it (absent: all formats first).
+ */
+const OUTPUT_ORDER = new WeakMap<readonly string[], number[]>();
 
 export function formatOptions() {
+  let formatsSeen = 0;
+  const collectFormat = (value: string, previous: string[] = []) => {
+    formatsSeen++;
+    return [...previous, value];
+  };
+  const collectOutput = (value: string, previous: string[] = []) => {
+    const next = [...previous, value];
+    OUTPUT_ORDER.set(next, [...(OUTPUT_ORDER.get(previous) ?? previous.map(() => formatsSeen)), formatsSeen]);
+    return next;
+  };
   return [
     new Option("--no-witness", "skip computing witness values for breaking changes (faster on very large diffs)"),
     new Option(
-      "--format <format>",
-      `report format: ${FORMATS.join(", ")} (repeatable, paired with --output)`,
-    ).argParser(collect),
+      "--format <format[=file]>",
+      `report format, to stdout or to FILE (repeatable: --format sarif=r.sarif --format github): ${FORMATS.join(", ")}`,
+    ).argParser(collectFormat),
     new Option(
       "--output <file>",
-      "write the report to FILE instead of stdout (repeatable, pairs with --format)",
-    ).argParser(collect),
+      "write the report to FILE (repeatable; the format comes from the --format before it, else from the extension: .txt .json .sarif .md .xml)",
+    ).argParser(collectOutput),
   ] as const;
 }
 
@@ -36,26 +69,151 @@ export interface OutputPlan {
   file?: string;
 }
 
-export function planOutputs(formats: string[] | undefined, outputs: string[] | undefined): OutputPlan[] {
-  const fs = formats?.length ? formats : ["text"];
-  const os = outputs ?? [];
-  if (os.length > fs.length) {
+/** The format a file name implies, if any. */
+export function formatFromExtension(file: string): Format | undefined {
+  const name = file.toLowerCase();
+  if (name.endsWith(".sarif") || name.endsWith(".sarif.json")) return "sarif";
+  if (name.endsWith(".json")) return "json";
+  if (name.endsWith(".md") || name.endsWith(".markdown")) return "markdown";
+  if (name.endsWith(".xml")) return "junit";
+  if (name.endsWith(".txt") || name.endsWith(".text") || name.endsWith(".log")) return "text";
+  return undefined;
+}
+
+function parseFormat(spec: string): { format: Format; file?: string } {
+  const eq = spec.indexOf("=");
+  const name = (eq < 0 ? spec : spec.slice(0, eq)).trim();
+  if (!(FORMATS as readonly string[]).includes(name)) {
+    throw new UsageError(`unknown --format ${JSON.stringify(name)}; choose from ${FORMATS.join(", ")}.`);
+  }
+  if (eq < 0) return { format: name as Format };
+  const file = spec.slice(eq + 1);
+  if (file === "") {
+    throw new UsageError(`--format ${name}= names no file; give one (--format ${name}=report.out), or drop the "=".`);
+  }
+  return { format: name as Format, file };
+}
+
+export interface PlanOptions {
+  /** -q: no report on stdout unless a format was asked for. */
+  quiet?: boolean;
+}
+
+/** Create the missing directories above an output file, so that `--output reports/r.sarif` works in a fresh checkout. */
+function ensureDirectory(file: string): void {
+  const dir = dirname(resolve(file));
+  if (existsSync(dir)) return;
+  try {
+    mkdirSync(dir, { recursive: true });
+  } catch {
+    // assertWritable says what is wrong (a file in the way, no permission).
+  }
+}
+
+export function planOutputs(
+  formats: readonly string[] | undefined,
+  outputs: readonly string[] | undefined,
+  options: PlanOptions = {},
+): OutputPlan[] {
+  const specs = (formats ?? []).map(parseFormat);
+  const outs = outputs ?? [];
+  const before = (outputs && OUTPUT_ORDER.get(outputs)) ?? outs.map(() => specs.length);
+  // Formats without "=FILE" wait for an --output; those with one are done.
+  const open = specs.map((spec, index) => ({ ...spec, index, paired: spec.file !== undefined }));
+  const extra: { format: Format; file: string }[] = [];
+  outs.forEach((out, i) => {
+    const implied = formatFromExtension(out);
+    const waiting = open.filter((spec) => !spec.paired);
+    const earlier = waiting.filter((spec) => spec.index < (before[i] as number));
+    // A later --format only when the extension agrees with it, or names no format.
+    const pick =
+      earlier.find((spec) => spec.format === implied) ??
+      earlier[0] ??
+      waiting.find((spec) => spec.format === implied) ??
+      (implied === undefined ? waiting[0] : undefined);
+    if (pick) {
+      pick.file = out;
+      pick.paired = true;
+    } else if (implied) {
+      extra.push({ format: implied, file: out });
+    } else {
+      throw new UsageError(
+        `--output ${out}: which format? Its extension names none; give it as --format FORMAT=${out} (${FORMATS.join(", ")}).`,
+      );
+    }
+  });
+  const asked = specs.length > 0 || outs.length > 0;
+  let plans: OutputPlan[] = [...open, ...extra].map(({ format, file }) => ({
+    format,
+    ...(file !== undefined && file !== "-" && { file }),
+  }));
+  if (!asked) plans = options.quiet ? [] : [{ format: "text" }];
+  if (plans.filter((p) => !p.file).length > 1) {
     throw new UsageError(
-      `${os.length} --output files but only ${fs.length} --format; give one --format for each --output, in the same order.`,
+      "only one report can go to stdout; give the others a file (--format sarif=r.sarif, or --format F --output FILE).",
     );
   }
-  const plans = fs.map((format, i) => {
-    if (!(FORMATS as readonly string[]).includes(format)) {
-      throw new UsageError(`unknown --format ${JSON.stringify(format)}; choose from ${FORMATS.join(", ")}.`);
+  const files = new Map<string, Format>();
+  for (const plan of plans) {
+    if (!plan.file) continue;
+    const key = resolve(plan.file);
+    const other = files.get(key);
+    if (other !== undefined) {
+      throw new UsageError(
+        `two reports (${other} and ${plan.format}) would be written to ${plan.file}; give each its own file.`,
+      );
     }
-    const file = os[i] === "-" ? undefined : os[i];
-    return { format: format as Format, file };
-  });
-  if (plans.filter((p) => !p.file).length > 1) {
-    throw new UsageError("only one report can go to stdout; give the others an --output FILE.");
+    files.set(key, plan.format);
+    ensureDirectory(plan.file);
+    assertWritable(plan.file, "--output");
   }
-  for (const plan of plans) if (plan.file) assertWritable(plan.file, "--output");
   return plans;
+}
+
+/** The real path of a file, when it exists (so that paths compare with git's, which resolves symlinks). */
+function realPath(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return resolve(path);
+  }
+}
+
+function isDirectory(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The repository root that annotation paths are relative to: GITHUB_WORKSPACE when set (the
+ * checkout GitHub resolves annotation and SARIF paths from), else git's top level; undefined
+ * outside a repository (paths are then relative to the working directory).
+ */
+export function repositoryRoot(cwd: string, env: Record<string, string | undefined> = process.env): string | undefined {
+  const workspace = env.GITHUB_WORKSPACE?.trim();
+  if (workspace && isDirectory(workspace)) return realPath(workspace);
+  const top = gitTopLevel(cwd);
+  return top === undefined ? undefined : realPath(top);
+}
+
+/** The context with real, absolute paths and the repository root, for the formats that point into files. */
+function locatedContext(context: ReportContext, plans: readonly OutputPlan[]): ReportContext {
+  if (!plans.some((p) => p.format === "sarif" || p.format === "github")) return context;
+  const cwd = realPath(context.cwd ?? process.cwd());
+  const root = context.root ?? repositoryRoot(cwd);
+  const real = (file: ReportFile | undefined) =>
+    file && { ...file, path: file.revision === undefined ? realPath(resolve(cwd, file.path)) : file.path };
+  return {
+    ...context,
+    ...(context.baseline && { baseline: real(context.baseline) }),
+    ...(context.current && { current: real(context.current) }),
+    ...(context.worktree && { worktree: real(context.worktree) }),
+    cwd,
+    ...(root !== undefined && { root }),
+  };
 }
 
 /**
@@ -71,22 +229,64 @@ export async function writeReports(
   colorMode: "auto" | "always" | "never",
   context: ReportContext = {},
 ): Promise<void> {
+  const located = locatedContext(context, plans);
   for (const plan of plans) {
     const color = !plan.file && plan.format === "text" && useColor(colorMode, process.stdout);
-    const text = renderReport(report, plan.format, context, color);
+    const text = renderReport(report, plan.format, located, color);
     if (plan.file) writeFileAtomic(plan.file, text);
     else await writeStdout(text);
   }
   const summaryFile = process.env.GITHUB_STEP_SUMMARY;
   if (summaryFile && plans.some((p) => p.format === "github")) {
-    appendStepSummary(summaryFile, renderReport(report, "markdown", context, false));
+    appendStepSummary(summaryFile, renderReport(report, "markdown", located, false));
   }
+}
+
+/** A baseline with nothing in it: `check --update` with no lockfile yet compares against it, then creates the file. */
+function emptyBaseline(): Contract {
+  return {
+    lockfileVersion: LOCKFILE_VERSION,
+    server: {},
+    protocolVersion: "",
+    capabilities: {},
+    capture: { clientCapabilities: [] },
+    tools: [],
+    resources: [],
+    resourceTemplates: [],
+    prompts: [],
+  };
+}
+
+/** `check --update`: the baseline lockfile, or, when there is none yet, an empty one (no file: it will be created). */
+export function readBaselineOrNone(path: string): { contract: Contract; file?: LockfileRead["file"] } {
+  if (existsSync(path)) return readLockfile(path, "baseline");
+  // It will be created, in a directory that may not exist yet either.
+  ensureDirectory(path);
+  return { contract: emptyBaseline() };
+}
+
+export interface ComparisonOutput {
+  /** `check --update`: accept the changes into this lockfile (the baseline). */
+  update?: string;
+}
+
+/**
+ * `check --update`: write the current surface to the baseline unless its bytes are already
+ * those (no rewrite, no new mtime), creating the file (and its directory) when there is none.
+ */
+function acceptInto(file: string, current: Contract, created: boolean): NonNullable<Report["accepted"]> {
+  const text = serializeContract(current);
+  if (!created && readRegularFile(file) === text) return { file, outcome: "unchanged" };
+  if (created) ensureDirectory(file);
+  writeFileAtomic(file, text);
+  return { file, outcome: created ? "created" : "updated" };
 }
 
 /**
  * check and diff once both surfaces are in hand: judge them (src/policy/judge.ts), write every
  * report, warn when break-glass let a failing run pass; returns the exit code. `files` are the
- * lockfile texts reports point into (SARIF, GitHub annotations, JUnit).
+ * lockfile texts reports point into (SARIF, GitHub annotations, JUnit). With `update`, the
+ * changes are accepted into the baseline and the run passes (exit 0).
  */
 export async function reportComparison(
   comparison: Comparison,
@@ -94,15 +294,60 @@ export async function reportComparison(
   colorMode: "auto" | "always" | "never",
   files: Pick<ReportContext, "baseline" | "current">,
   ui: Ui,
+  output: ComparisonOutput = {},
 ): Promise<number> {
-  const verdict = await judgeComparison(comparison);
-  await writeReports(verdict.report, plans, colorMode, {
+  const created = output.update !== undefined && files.baseline === undefined;
+  // A baseline about to be created has the current protocol: the report lists what is added, not a protocol change.
+  const judged: Comparison = created
+    ? {
+        ...comparison,
+        baseline: {
+          ...comparison.baseline,
+          contract: { ...comparison.baseline.contract, protocolVersion: comparison.current.contract.protocolVersion },
+        },
+      }
+    : comparison;
+  const verdict = await judgeComparison(judged);
+  let report = verdict.report;
+  if (report.scope && judged.policy.usage) {
+    const notice = usedByNotice(report.scope, judged.policy.usage);
+    if (notice) ui.warn(notice);
+  }
+  if (output.update !== undefined) {
+    const accepted = acceptInto(output.update, comparison.current.contract, created);
+    report = { ...report, accepted, result: "pass" };
+  }
+  // check --baseline-ref: the revision's text has other lines than the working tree's lockfile, the file a pull request changes.
+  const worktree =
+    files.baseline?.revision !== undefined && files.current === undefined
+      ? worktreeFile(files.baseline.path)
+      : undefined;
+  await writeReports(report, plans, colorMode, {
     ...files,
-    baselineContract: comparison.baseline.contract,
+    ...(worktree && { worktree }),
+    baselineContract: judged.baseline.contract,
     currentContract: comparison.current.contract,
   });
-  if (verdict.warning) ui.warn(verdict.warning);
+  if (report.accepted) {
+    const { file, outcome } = report.accepted;
+    ui.info(
+      outcome === "created"
+        ? `created ${file} with the current surface`
+        : outcome === "unchanged"
+          ? `${file} is up to date: nothing to accept`
+          : `accepted ${changesWhat(report)} into ${file}`,
+    );
+    return 0;
+  }
+  // The break-glass notice is in the report too: say it on stderr only when no text report on stdout shows it.
+  const textOnStdout = plans.some((p) => p.format === "text" && !p.file);
+  if (verdict.warning && !textOnStdout) ui.warn(verdict.warning);
   return verdict.exitCode;
+}
+
+function worktreeFile(path: string): ReportFile | undefined {
+  const text = readRegularFile(path);
+  return text === undefined ? undefined : { path, text };
 }
 
 function appendStepSummary(file: string, markdown: string): void {

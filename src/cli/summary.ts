@@ -13,7 +13,14 @@ export function surfaceCounts(contract: Contract): string {
 
 /** "mcp-servers/everything 2.0.0 (protocol 2025-11-25)" */
 export function serverLabel(contract: Contract): string {
-  const name = typeof contract.server.name === "string" ? contract.server.name : "unnamed server";
-  const version = typeof contract.server.version === "string" ? ` ${contract.server.version}` : "";
+  const name =
+    typeof contract.server.name === "string" && contract.server.name.trim() !== ""
+      ? contract.server.name
+      : "unnamed server";
+  // An empty version (some servers send "") adds nothing, not a double space.
+  const version =
+    typeof contract.server.version === "string" && contract.server.version.trim() !== ""
+      ? ` ${contract.server.version}`
+      : "";
   return `${name}${version} (protocol ${contract.protocolVersion})`;
 }

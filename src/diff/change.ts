@@ -10,7 +10,7 @@ import { pointer, pointerToDotted } from "../contract/pointer.ts";
 import type { TargetKind } from "../contract/surface.ts";
 import { type DiffRuleId, diffRule } from "../rules/registry.ts";
 import { fnv1a64 } from "./fingerprint.ts";
-import type { Change, Direction } from "./model.ts";
+import type { Change } from "./model.ts";
 import { compareStrings, findRenames, type RenameCandidate } from "./rename.ts";
 
 /** A Change before the registry's severity and the fingerprint are applied. */

@@ -7,6 +7,7 @@
  */
 import type { Contract } from "../contract/model.ts";
 import { buildChanges, type ChangeSpec, type TouchedItem } from "./change.ts";
+import { alignTools } from "./eras.ts";
 import type { Change } from "./model.ts";
 import { diffPrompts } from "./prompts.ts";
 import { diffResources, diffTemplates } from "./resources.ts";
@@ -20,7 +21,7 @@ export function diffContracts(oldC: Contract, newC: Contract, lenses: readonly S
   // The lists say which items they found added or changed, so a lens looks at only those.
   const touched: TouchedItem[] = [];
   const specs = [
-    ...diffTools(oldC.tools, newC.tools, touched),
+    ...diffTools(...alignTools(oldC, newC), touched),
     ...diffResources(oldC.resources, newC.resources, touched),
     ...diffTemplates(oldC.resourceTemplates, newC.resourceTemplates, touched),
     ...diffPrompts(oldC.prompts, newC.prompts, touched),

@@ -6,10 +6,13 @@
 import { type Contract, eraOf, type Json } from "../contract/model.ts";
 import { pointer, pointerToDotted } from "../contract/pointer.ts";
 import { asObject, type ChangeSpec, describeFieldChange, diffFields, sortedUnionKeys } from "./change.ts";
+import { diffServerCapabilities } from "./extensions.ts";
 
 export function diffServer(oldC: Contract, newC: Contract): ChangeSpec[] {
   const specs: ChangeSpec[] = [];
-  specs.push(...diffCapabilities(oldC.capabilities, newC.capabilities, "/capabilities"));
+  specs.push(
+    ...diffServerCapabilities(oldC.capabilities, newC.capabilities, (o, n) => diffCapabilities(o, n, "/capabilities")),
+  );
   // Across eras the version says how the surface was captured (initialize or server/discover),
   // not what it is: a dual-era server captured each way, or one that moved to the 2026
   // protocol and changed nothing else, is the same surface. Within an era it is a change.

@@ -9,6 +9,7 @@ import { pointer, pointerToDotted } from "../contract/pointer.ts";
 import type { DiffRuleId } from "../rules/registry.ts";
 import { compareSchemas, type SchemaChange } from "../schema/compare/index.ts";
 import { NAME_CONTAINERS } from "../schema/keywords.ts";
+import { diffToolMeta } from "./apps.ts";
 import {
   asObject,
   type ChangeSpec,
@@ -19,13 +20,14 @@ import {
   type TouchedItem,
   textOrMetadata,
 } from "./change.ts";
+import { withMcpHeaders } from "./mcp-header.ts";
 import type { Direction } from "./model.ts";
 import type { RenameCandidate } from "./rename.ts";
 
 type SchemaField = "inputSchema" | "outputSchema";
 
 /** Top-level tool fields compared by dedicated rules rather than as plain metadata. */
-const HANDLED = new Set(["name", "inputSchema", "outputSchema", "annotations", "execution"]);
+const HANDLED = new Set(["name", "inputSchema", "outputSchema", "annotations", "execution", "_meta"]);
 const HINTS = new Set(["readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint"]);
 const TASK_SUPPORT_DEFAULT = "forbidden";
 
@@ -60,7 +62,9 @@ function renameCandidate(tool: Tool): RenameCandidate {
 function diffTool(name: string, oldTool: Tool, newTool: Tool): ChangeSpec[] {
   const specs: ChangeSpec[] = [];
   specs.push(...diffFields("tool", name, oldTool, newTool, "", HANDLED, textOrMetadata("tool-metadata-changed")));
-  specs.push(...diffSchema(name, "inputSchema", "input", oldTool.inputSchema, newTool.inputSchema));
+  specs.push(...diffToolMeta(name, oldTool._meta, newTool._meta));
+  const inputSpecs = diffSchema(name, "inputSchema", "input", oldTool.inputSchema, newTool.inputSchema);
+  specs.push(...withMcpHeaders(name, oldTool.inputSchema, newTool.inputSchema, inputSpecs));
 
   const oldOutput = oldTool.outputSchema;
   const newOutput = newTool.outputSchema;
@@ -156,12 +160,26 @@ export function mapSchemaChanges(
       path,
       ...(sc.before !== undefined && { before: sc.before }),
       ...(sc.after !== undefined && { after: sc.after }),
-      message: `${sc.message} at ${schemaLocation(path)}`,
+      message: `${absentWording(sc.message, sc.before, sc.after)} at ${schemaLocation(path)}`,
       ...(sc.note !== undefined && { note: sc.note }),
       ...(witness !== undefined && { witness }),
       ...(VALUE_IDENTIFIED.has(sc.rule) && { discriminator: stableStringify(sc.before ?? sc.after ?? null) }),
     };
   });
+}
+
+/**
+ * A missing keyword in words people use: "absent", never JavaScript's "undefined" ("dialect
+ * changed from undefined to …"), and an absent upper bound as "absent (no limit)" rather than
+ * "none" ("maxLength raised from 50 to none").
+ */
+export function absentWording(message: string, before: Json | undefined, after: Json | undefined): string {
+  const none = /^max/.test(message) ? "absent (no limit)" : "absent";
+  let out = message;
+  if (before === undefined)
+    out = out.replace(/\bfrom undefined\b/, "from absent").replace(/\bfrom none\b/, `from ${none}`);
+  if (after === undefined) out = out.replace(/\bto undefined\b/, "to absent").replace(/\bto none\b/, `to ${none}`);
+  return out;
 }
 
 /** Keywords that hold a value, not subschemas: a path ending in one names its schema node. */
@@ -364,4 +382,39 @@ function diffTaskSupport(name: string, oldExecution: JsonObject, newExecution: J
       ...(absent && { note: `An absent taskSupport means "${TASK_SUPPORT_DEFAULT}".` }),
     },
   ];
+}
+
+/**
+ * The behaviour-hint rules, in the order a summary names them, each as the word it adds to
+ * "now …" (or, for what a tool no longer is, to "no longer …").
+ */
+const HINT_WORDS: readonly [rule: DiffRuleId, word: string, no: boolean][] = [
+  ["tool-now-read-only", "read-only", false],
+  ["tool-no-longer-read-only", "read-only", true],
+  ["tool-now-destructive", "destructive", false],
+  ["tool-no-longer-destructive", "non-destructive", false],
+  ["tool-now-idempotent", "idempotent", false],
+  ["tool-no-longer-idempotent", "idempotent", true],
+  ["tool-now-open-world", "open-world", false],
+  ["tool-no-longer-open-world", "closed-world", false],
+];
+
+export const HINT_RULES_IN_ORDER: readonly DiffRuleId[] = HINT_WORDS.map(([rule]) => rule);
+
+/** Whether a rule reports a behaviour-hint change (tool-now-read-only …). */
+export function isHintRule(rule: string): boolean {
+  return HINT_WORDS.some(([id]) => id === rule);
+}
+
+/**
+ * One line for all the hint changes of one tool: "now read-only, non-destructive, idempotent,
+ * closed-world", "no longer read-only or idempotent; now destructive".
+ */
+export function hintSummary(rules: readonly string[]): string {
+  const words = HINT_WORDS.filter(([id]) => rules.includes(id));
+  const now = words.filter(([, , no]) => !no).map(([, word]) => word);
+  const no = words.filter(([, , no]) => no).map(([, word]) => word);
+  return [no.length ? `no longer ${no.join(" or ")}` : "", now.length ? `now ${now.join(", ")}` : ""]
+    .filter(Boolean)
+    .join("; ");
 }

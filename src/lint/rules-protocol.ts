@@ -5,6 +5,7 @@ import type { LintRuleId } from "../rules/registry.ts";
 import { decodeFragment, resolvePointer } from "../schema/ref.ts";
 import { describeJson, type Found, found, show, stringOrEmpty, toolSchemas, walkSchema } from "./found.ts";
 import type { LintCheck } from "./model.ts";
+import { checkMcpHeaders, outputSchemaTools } from "./rules-2026.ts";
 import { ajvMessage, metaErrors, patternProblems, schemaDialect } from "./schema-meta.ts";
 import { uriTemplateProblem } from "./uri-template-syntax.ts";
 
@@ -399,7 +400,7 @@ export const PROTOCOL_CHECKS = {
     ),
   "input-schema-missing": checkInputSchemaMissing,
   "input-schema-not-object": (contract) => checkObjectSchema(contract, "inputSchema"),
-  "output-schema-not-object": (contract) => checkObjectSchema(contract, "outputSchema"),
+  "output-schema-not-object": (contract) => checkObjectSchema(outputSchemaTools(contract), "outputSchema"),
   "schema-invalid": checkSchemaValid,
   "schema-dialect-unsupported": checkDialectUnsupported,
   "required-not-declared": checkRequiredDeclared,
@@ -408,4 +409,5 @@ export const PROTOCOL_CHECKS = {
   "template-uri-invalid": checkTemplates,
   "prompt-argument-duplicate": checkPromptArguments,
   "annotation-hint-not-boolean": checkHints,
+  "mcp-header-invalid": checkMcpHeaders,
 } satisfies Partial<Record<LintRuleId, LintCheck>>;

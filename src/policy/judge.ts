@@ -25,15 +25,18 @@ import {
   sideOf,
 } from "../report/model.ts";
 import { applyIgnores, applyLintOverrides, applyRuleOverrides } from "./apply.ts";
+import { applyCalls, type ConsumerCalls } from "./calls.ts";
 import { compareSurfaces } from "./compare.ts";
 import type { Policy } from "./policy.ts";
-import { applyScope, type ConsumerUsage } from "./scope.ts";
-import { finishVerdict, type Verdict, type VerdictOptions } from "./verdict.ts";
+import { applyScope, type ConsumerUsage, resolveScope, withScope } from "./scope.ts";
+import { comparisonNotices, finishVerdict, type Verdict, type VerdictOptions } from "./verdict.ts";
 
 /** The policy of one run: the file's rules and ignores, the consumer's usage, semver and break-glass. */
 export interface JudgePolicy extends VerdictOptions {
   policy: Policy;
   usage?: ConsumerUsage;
+  /** --calls: the consumer's recorded calls; changes none of them depends on are out of scope. */
+  calls?: ConsumerCalls;
   /** YYYY-MM-DD (UTC), for ignores that expire. */
   today: string;
 }
@@ -55,7 +58,10 @@ export async function judgeComparison(c: Comparison): Promise<Verdict> {
   const surfaces = compareSurfaces(before, after, { allowHosts: c.policy.policy.allowHosts });
   const judged = applyRuleOverrides(surfaces, c.policy.policy);
   const ignored = applyIgnores(judged, c.policy.policy, c.policy.today);
-  const scoped = c.policy.usage ? applyScope(ignored.changes, c.policy.usage) : ignored.changes;
+  // A --used name that selects nothing on either side is a usage error, not a silent pass.
+  const scope = c.policy.usage ? resolveScope(c.policy.usage, before, after) : undefined;
+  const used = c.policy.usage ? applyScope(ignored.changes, c.policy.usage) : ignored.changes;
+  const scoped = c.policy.calls ? await applyCalls(used, c.policy.calls, after) : used;
   // Witnesses last: only for what is still reported, and after overrides changed severities.
   const changes = c.witness ? await attachWitnesses(scoped, before, after) : scoped;
   const report = buildReport(
@@ -64,9 +70,9 @@ export async function judgeComparison(c: Comparison): Promise<Verdict> {
     sideOf(after, c.current.source),
     changes,
     c.failOn,
-    ignored.notices,
+    [...comparisonNotices(before, after), ...ignored.notices],
   );
-  return finishVerdict(report, c.policy);
+  return finishVerdict(scope && c.policy.usage ? withScope(report, scope, c.policy.usage) : report, c.policy);
 }
 
 export interface LintRun {

@@ -3,9 +3,10 @@
  * and break-glass (--allow-breaking) turns a failing run into exit 0 while saying so loudly.
  * Neither hides a change. Pure: the caller decides where break-glass came from.
  */
+import type { Contract } from "../contract/model.ts";
 import type { Report } from "../report/model.ts";
 import { plural } from "../util/text.ts";
-import { checkSemver } from "./semver.ts";
+import { checkSemver, formatSemver, nextVersion, parseSemver } from "./semver.ts";
 
 export interface BreakGlass {
   /** How it was switched on, for messages: "--allow-breaking" or "MCP_CONTRACT_ALLOW_BREAKING=1". */
@@ -25,7 +26,41 @@ export interface Verdict {
   warning?: string;
 }
 
-export function finishVerdict(report: Report, options: VerdictOptions): Verdict {
+/**
+ * Things the reader must know about the pair itself, before any change: the two sides are
+ * different servers, or the current side was captured declaring fewer client capabilities
+ * than the baseline (tools a server shows only to such clients then look removed).
+ */
+export function comparisonNotices(before: Contract, after: Contract): string[] {
+  const notices: string[] = [];
+  const name = (c: Contract) => (typeof c.server.name === "string" && c.server.name !== "" ? c.server.name : undefined);
+  const [was, now] = [name(before), name(after)];
+  if (was !== undefined && now !== undefined && was !== now) {
+    notices.push(
+      `the two sides are different servers: ${JSON.stringify(was)} (baseline) and ${JSON.stringify(now)} (current). If that is not intended, compare the lockfiles of one server.`,
+    );
+  }
+  const declared = after.capture.clientCapabilities;
+  const missing = before.capture.clientCapabilities.filter((cap) => !declared.includes(cap));
+  if (missing.length > 0) {
+    const list = (caps: readonly string[]) => (caps.length ? caps.join(", ") : "none");
+    notices.push(
+      `the current side was captured declaring fewer client capabilities (${list(declared)}) than the baseline (${list(before.capture.clientCapabilities)}): what a server shows only to clients that declare ${missing.join(", ")} looks removed. Capture with --client-capabilities ${before.capture.clientCapabilities.join(",")} to compare like with like.`,
+    );
+  }
+  return notices;
+}
+
+/** The smallest server version after the baseline's that allows the required bump, when the baseline's is semantic. */
+function nextVersionOf(report: Report): string | undefined {
+  if (report.requiredBump === "none" || report.baseline.server.version === undefined) return undefined;
+  const from = parseSemver(report.baseline.server.version);
+  return from ? formatSemver(nextVersion(from, report.requiredBump)) : undefined;
+}
+
+export function finishVerdict(input: Report, options: VerdictOptions): Verdict {
+  const next = nextVersionOf(input);
+  const report = next === undefined ? input : { ...input, nextVersion: next };
   const notices = [...report.notices];
   let result = report.result;
   let semverFailed = false;

@@ -8,7 +8,7 @@
 import type { Contract } from "../contract/model.ts";
 
 /** The output formats of every report (check, diff and lint), as --format names them. */
-export const FORMATS = ["text", "json", "sarif", "markdown", "junit", "github"] as const;
+export const FORMATS = ["text", "json", "sarif", "markdown", "junit", "github", "changelog"] as const;
 export type Format = (typeof FORMATS)[number];
 
 export interface ReportFile {
@@ -16,6 +16,11 @@ export interface ReportFile {
   path: string;
   /** The file's text exactly as read. */
   text: string;
+  /**
+   * The text is the file at this git revision, not the file at `path` in the working tree
+   * (`check --baseline-ref`): its lines are not the working tree's, so nothing is annotated on it.
+   */
+  revision?: string;
 }
 
 export interface ReportContext {
@@ -30,6 +35,18 @@ export interface ReportContext {
   baselineContract?: Contract;
   /** The current surface (the live capture, the second lockfile, the linted surface); parsed from `current.text` when absent. */
   currentContract?: Contract;
-  /** The directory report paths are relative to (default: the process's working directory). */
+  /**
+   * `check --baseline-ref` against a live server: the lockfile as it is in the working tree,
+   * the file the pull request changes, where changes are annotated (the baseline's text is
+   * the revision's).
+   */
+  worktree?: ReportFile;
+  /** The directory relative paths are given from (default: the process's working directory). */
   cwd?: string;
+  /**
+   * The repository root (GITHUB_WORKSPACE, else git's top level): annotation paths and SARIF
+   * URIs are relative to it (SARIF with the %SRCROOT% base), and a lockfile outside it is never
+   * annotated. Absent: paths are relative to `cwd`.
+   */
+  root?: string;
 }

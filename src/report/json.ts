@@ -1,7 +1,11 @@
 /**
  * The machine report, for every kind, in a documented, stable shape: check and diff as in
- * docs/report.schema.json (changes), lint as in docs/lint-report.schema.json (findings). Pure.
+ * docs/report.schema.json (changes), lint as in docs/lint-report.schema.json (findings). Every
+ * change is listed as it is (no merging or collapsing, src/report/entries.ts), with its rule's
+ * group ("security" for security drift); check and diff also carry the resolved --used/--used-by
+ * scope, the next version the changes require, and what --update did. Pure.
  */
+import { findRule } from "../rules/registry.ts";
 import { VERSION } from "../version.ts";
 import {
   type AnyReport,
@@ -17,9 +21,11 @@ const exemptField = (item: ReportItem) =>
   item.exempt ? { exempt: { kind: item.exempt.kind, reason: item.exempt.reason } } : {};
 
 function changeJson(c: ReportChange) {
+  const group = findRule(c.rule)?.group;
   return {
     rule: c.rule,
     severity: c.severity,
+    ...(group && { group }),
     target: c.target,
     ...(c.direction ? { direction: c.direction } : {}),
     path: c.path,
@@ -57,7 +63,12 @@ export function renderJson(report: AnyReport): string {
     ...tallyFields(report),
     ...(report.command === "lint"
       ? { findings: report.findings.map(findingJson) }
-      : { changes: report.changes.map(changeJson) }),
+      : {
+          ...(report.nextVersion !== undefined && { nextVersion: report.nextVersion }),
+          ...(report.scope && { scope: report.scope }),
+          ...(report.accepted && { accepted: report.accepted }),
+          changes: report.changes.map(changeJson),
+        }),
     notices: report.notices,
   };
   // Control and bidi characters in any string as `\u` escapes: the same data, safe to print.

@@ -16,13 +16,24 @@ import { ITEM_LISTS } from "../contract/surface.ts";
 import { KIND_ORDER } from "../diff/change.ts";
 import type { TargetKind } from "../diff/model.ts";
 import type { ReportContext } from "./context.ts";
+import { type Entry, entriesOf } from "./entries.ts";
 import { parseOrUndefined } from "./locate.ts";
-import { type AnyReport, gradeOf, isChange, isCounted, isWaived, itemsOf, type ReportItem } from "./model.ts";
+import {
+  type AnyReport,
+  gradeOf,
+  isChange,
+  isCounted,
+  isSecurity,
+  isWaived,
+  itemsOf,
+  type ReportItem,
+} from "./model.ts";
 import {
   escapeControls,
   exemptionLabel,
   itemMessage,
   lintGroupOf,
+  SECURITY_EXPLAINED,
   toolListLine,
   verdictLine,
   witnessMeaning,
@@ -126,9 +137,12 @@ function collectItems(report: AnyReport, context: ReportContext): Item[] {
   return sorted.map((c) => (c.kind === "server" ? { ...c, name } : c));
 }
 
+/** "breaking", or "security" for security drift (it fails like a breaking change). */
+const gradeLabel = (item: ReportItem) => (isSecurity(item) ? "security" : gradeOf(item));
+
 function failureBody(item: ReportItem): string {
   const at = item.path ? [`at: ${pointerToDotted(item.path)} (${item.path})`] : [];
-  const lines = [`${gradeOf(item)}: ${itemMessage(item)}`];
+  const lines = [`${gradeLabel(item)}: ${itemMessage(item)}`];
   if (isChange(item)) {
     lines.push(
       `rule: ${item.rule}`,
@@ -152,9 +166,12 @@ function failureBody(item: ReportItem): string {
   return lines.join("\n");
 }
 
-function outLine(item: ReportItem): string {
-  const exempt = item.exempt ? ` (${exemptionLabel(item.exempt)})` : "";
-  return `[${gradeOf(item)}] ${item.rule}: ${itemMessage(item)}${exempt}`;
+/** One line of system-out per entry (a change, or a tool's hint changes in one). */
+function outLine(entry: Entry): string {
+  const item = entry.items[0] as ReportItem;
+  const exempt = entry.exempt ? ` (${exemptionLabel(entry.exempt)})` : "";
+  const message = entry.kind === "item" ? itemMessage(item) : entry.message;
+  return `[${gradeLabel(item)}] ${entry.rules.join(", ")}: ${message}${exempt}`;
 }
 
 /** The suite's properties: the command, its sides, the verdict, then the notices. */
@@ -181,6 +198,7 @@ function properties(report: AnyReport): [string, string][] {
     ...verdict,
     ["requiredBump", report.requiredBump],
     ["verdict", verdictLine(report)],
+    ...(report.summary.security > 0 ? [["security", SECURITY_EXPLAINED] as [string, string]] : []),
     ...notices,
   ];
 }
@@ -191,9 +209,11 @@ export function renderJunit(report: AnyReport, context: ReportContext = {}): str
   const body: string[] = [];
   const items = collectItems(report, context);
   for (const item of items) {
-    const failing = item.items.filter((i) => isCounted(i, report.failOn));
+    const entries = entriesOf(report, item.items, { runs: false });
+    const counted = (entry: Entry) => entry.items.some((i) => isCounted(i, report.failOn));
+    const failing = entries.filter(counted);
     const waived = item.items.filter((i) => isWaived(i, report.failOn));
-    const out = item.items.filter((i) => !failing.includes(i)).map(outLine);
+    const out = entries.filter((e) => !counted(e)).map(outLine);
     const open = `    <testcase${attributes({ classname: item.kind, name: item.name, time: 0 })}`;
     if (failing.length === 0 && waived.length === 0 && out.length === 0) {
       body.push(`${open}/>`);
@@ -203,9 +223,9 @@ export function renderJunit(report: AnyReport, context: ReportContext = {}): str
     if (failing.length > 0) {
       failures++;
       for (const f of failing) {
-        body.push(
-          `      <failure${attributes({ message: itemMessage(f), type: f.rule })}>${escapeXmlText(failureBody(f))}</failure>`,
-        );
+        const message = f.kind === "item" ? itemMessage(f.items[0] as ReportItem) : f.message;
+        const text = f.items.map(failureBody).join("\n\n");
+        body.push(`      <failure${attributes({ message, type: f.rules.join(" ") })}>${escapeXmlText(text)}</failure>`);
       }
     } else if (waived.length > 0) {
       skipped++;

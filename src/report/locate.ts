@@ -7,9 +7,20 @@
  * by uriTemplate; server changes from the top of the file), then the change's path is
  * followed as far as it exists in the text. A `$ref` segment (the change is inside the
  * referenced definition) cannot be followed textually: the location stops at the node that
- * holds the `$ref`. The baseline (the committed file) is preferred; an item only the current
- * side has is located in the current file when it is one, else at the baseline's list. A lint
- * finding is located the same way, in the linted lockfile: lint's only, current, side.
+ * holds the `$ref`.
+ *
+ * Which file: the NEW lockfile, the one a pull request changes (the current side when it is
+ * a file, else the working-tree copy `check --baseline-ref` reads beside the revision),
+ * wherever the item exists there. The OLD lockfile only for what exists only there (removals),
+ * and only when it is the working tree's own file inside the repository: never a temporary
+ * copy (`diff /tmp/main.json mcp.contract.json`) nor a git revision's text, whose lines are
+ * not the working tree's; then the NEW file's item list. With only the baseline file (`check`
+ * against a live server), that file. A lint finding is located the same way, in the linted
+ * lockfile: lint's only, current, side.
+ *
+ * Paths are relative to the repository root when the context names one (GitHub and SARIF
+ * resolve them from there), else to the working directory; a NEW file outside the repository
+ * keeps its absolute path (SARIF: a file: URI), an OLD one there is not annotated.
  */
 
 import { isAbsolute, relative, resolve, sep } from "node:path";
@@ -21,14 +32,19 @@ import type { Change } from "../diff/model.ts";
 import { NAME_CONTAINERS } from "../schema/keywords.ts";
 import type { ReportContext, ReportFile } from "./context.ts";
 import { JsonLocator } from "./json-locations.ts";
+import type { AnyReport } from "./model.ts";
+
+/** The SARIF base the relative URIs are resolved against: the repository root (or the working directory). */
+export const SRCROOT = "%SRCROOT%";
 
 export interface ChangeLocation {
   /** Which lockfile. */
   side: "baseline" | "current";
-  /** The file's path relative to the working directory, with forward slashes (absolute when it cannot be relative). */
+  /** The file's path relative to the repository root (or the working directory), with forward slashes; absolute when it cannot be relative. */
   file: string;
-  /** The same as a URI reference: relative and percent-encoded, or a file: URI. */
+  /** The same as a URI reference: relative and percent-encoded (then `uriBaseId` is %SRCROOT%), or a file: URI. */
   uri: string;
+  uriBaseId?: typeof SRCROOT;
   line: number;
   column: number;
   /** Where the located value ends (exclusive). */
@@ -59,6 +75,12 @@ export function displayPath(path: string, cwd: string): string {
   return rel.split(sep).join("/");
 }
 
+/** Whether `path` (relative to `cwd`, or absolute) is inside the directory `dir`. */
+export function isInside(path: string, dir: string, cwd: string): boolean {
+  const rel = relative(resolve(dir), resolve(cwd, path));
+  return rel !== "" && !isAbsolute(rel) && rel !== ".." && !rel.startsWith(`..${sep}`);
+}
+
 /** A display path as a URI reference: segments percent-encoded, or a file: URI when absolute. */
 export function pathToUri(path: string): string {
   if (isAbsolute(path) || /^[A-Za-z]:\//.test(path)) return pathToFileURL(path).href;
@@ -66,6 +88,12 @@ export function pathToUri(path: string): string {
     .split("/")
     .map((segment) => encodeURIComponent(segment))
     .join("/");
+}
+
+/** A directory as the absolute URI SARIF's originalUriBaseIds give it (with the trailing slash). */
+export function directoryUri(dir: string): string {
+  const href = pathToFileURL(resolve(dir)).href;
+  return href.endsWith("/") ? href : `${href}/`;
 }
 
 /** What the locator needs of a change; a lint finding has the same three fields. */
@@ -76,45 +104,84 @@ interface Side {
   file?: ReportFile;
   locator?: JsonLocator;
   document?: Json;
+  /** Whether changes may be placed in this file. */
+  annotatable: boolean;
 }
 
-export class ChangeLocator {
-  private readonly sides: Side[];
-  private readonly cwd: string;
-  private readonly currentDocument: Json | undefined;
+/** Rules that report one more copy of an identity: located on its last copy, not on the first. */
+const DUPLICATE_RULES = new Set([
+  "tool-duplicate-added",
+  "resource-duplicate-added",
+  "template-duplicate-added",
+  "prompt-duplicate-added",
+]);
 
-  constructor(context: ReportContext) {
+export class ChangeLocator {
+  private readonly oldSide: Side;
+  private readonly newSide: Side;
+  private readonly cwd: string;
+  /** Where paths are relative to: the repository root, or the working directory. */
+  readonly base: string;
+  /** A repository root was given: files outside it are not annotated. */
+  private readonly strict: boolean;
+  private readonly currentDocument: Json | undefined;
+  /** A template whose uriTemplate changed is reported under its old identity: old → new. */
+  private readonly renamedTemplates = new Map<string, string>();
+
+  /** `report` tells the locator which templates changed their uriTemplate (to find them in the new file). */
+  constructor(context: ReportContext, report?: AnyReport) {
     this.cwd = context.cwd ?? process.cwd();
-    this.sides = (["baseline", "current"] as const).map((name) => {
-      const file = context[name];
-      return {
-        name,
-        ...(file && { file, locator: new JsonLocator(file.text), document: parseOrUndefined(file.text) }),
-      };
+    this.base = context.root ?? this.cwd;
+    this.strict = context.root !== undefined;
+    // The new file is annotated wherever it is (outside the repository, with its absolute path);
+    // the old one only when it is in the repository: never a temporary copy of another revision.
+    const side = (name: Side["name"], file: ReportFile | undefined, anywhere: boolean): Side => ({
+      name,
+      annotatable:
+        file !== undefined &&
+        file.revision === undefined &&
+        (anywhere || !this.strict || isInside(file.path, this.base, this.cwd)),
+      ...(file && { file, locator: new JsonLocator(file.text), document: parseOrUndefined(file.text) }),
     });
-    const current = this.sides[1] as Side;
-    this.currentDocument = current.document ?? (context.currentContract as unknown as Json | undefined);
+    this.oldSide = side("baseline", context.baseline, false);
+    this.newSide = side("current", context.current ?? context.worktree, true);
+    this.currentDocument = this.newSide.document ?? (context.currentContract as unknown as Json | undefined);
+    if (report && report.command !== "lint") {
+      for (const c of report.changes) {
+        if (c.target.kind === "resourceTemplate" && c.path === "/uriTemplate" && typeof c.after === "string") {
+          this.renamedTemplates.set(c.target.name, c.after);
+        }
+      }
+    }
   }
 
   /** Where a change (or anything with a target, path and rule: a lint finding) is in the lockfiles. */
   locate(change: LocatedItem): ChangeLocation | undefined {
-    const [baseline, current] = this.sides as [Side, Side];
+    const { oldSide, newSide } = this;
     const full = pointerSegments(change.path).length;
     if (change.target.kind === "server") {
       const segments = textualSegments(change.path);
       const complete = segments.length === full;
-      return this.at(baseline, segments, complete) ?? this.at(current, segments, complete);
+      return this.at(newSide, segments, complete) ?? this.at(oldSide, segments, complete);
     }
     const { key, id } = LIST_OF[change.target.kind];
     const name = change.target.name;
-    for (const side of [baseline, current]) {
-      const index = itemIndex(side.document, key, id, name);
-      if (index === undefined) continue;
-      const path = side.name === "baseline" ? this.baselinePath(change, index) : textualSegments(change.path);
-      return this.at(side, [key, String(index), ...path], path.length === full);
+    const last = DUPLICATE_RULES.has(change.rule);
+    // The new file, wherever the item exists there.
+    const newName = change.target.kind === "resourceTemplate" ? (this.renamedTemplates.get(name) ?? name) : name;
+    const newIndex = itemIndex(newSide.document, key, id, newName, last);
+    if (newSide.annotatable && newIndex !== undefined) {
+      const path = change.rule === "prompt-argument-removed" ? ["arguments"] : textualSegments(change.path);
+      return this.at(newSide, [key, String(newIndex), ...path], path.length === full);
     }
-    // Only the current side has the item, and it is not a file: point at the baseline's list.
-    return this.at(baseline, [key], false) ?? this.at(current, [key], false);
+    // What only the old file has (a removal), when that file is the working tree's.
+    const oldIndex = itemIndex(oldSide.document, key, id, name, last);
+    if (oldSide.annotatable && oldIndex !== undefined) {
+      const path = this.baselinePath(change, oldIndex);
+      return this.at(oldSide, [key, String(oldIndex), ...path], path.length === full);
+    }
+    // Else the item's list: in the new file, else in the old one.
+    return this.at(newSide, [key], false) ?? this.at(oldSide, [key], false);
   }
 
   /**
@@ -136,7 +203,7 @@ export class ChangeLocator {
       currentIndex === undefined
         ? undefined
         : nameAt(listAt(this.currentDocument, "prompts")?.[currentIndex], segments[1] as string);
-    const baselinePrompt = listAt((this.sides[0] as Side).document, "prompts")?.[index];
+    const baselinePrompt = listAt(this.oldSide.document, "prompts")?.[index];
     const baselineArgs = isJsonObject(baselinePrompt) ? baselinePrompt.arguments : undefined;
     const baselineIndex =
       argName === undefined || !Array.isArray(baselineArgs)
@@ -146,15 +213,22 @@ export class ChangeLocator {
   }
 
   private at(side: Side, segments: string[], complete: boolean): ChangeLocation | undefined {
-    if (!side.file || !side.locator) return undefined;
+    if (!side.annotatable || !side.file || !side.locator) return undefined;
     const found = side.locator.locate(segments);
     if (!found) return undefined;
     const start = found.key ?? found.start;
-    const file = displayPath(side.file.path, this.cwd);
+    const absolute = resolve(this.cwd, side.file.path);
+    // Inside the repository: from its root. Outside (a new file elsewhere): the absolute path, never "../../tmp/…".
+    const file =
+      this.strict && !isInside(absolute, this.base, this.cwd)
+        ? absolute.split(sep).join("/")
+        : displayPath(absolute, this.base);
+    const relativeUri = !isAbsolute(file) && !/^[A-Za-z]:\//.test(file) && file !== ".." && !file.startsWith("../");
     return {
       side: side.name,
       file,
       uri: pathToUri(file),
+      ...(relativeUri && { uriBaseId: SRCROOT }),
       line: start.line,
       column: start.column,
       endLine: found.end.line,
@@ -178,10 +252,17 @@ function listAt(document: Json | undefined, key: string): Json[] | undefined {
   return Array.isArray(list) ? list : undefined;
 }
 
-/** Per document and list: identity → index of its first item (as the diff pairs items). Built once. */
-const INDEXES = new WeakMap<object, Map<string, Map<string, number>>>();
+/** Per document and list: identity → indexes of its items, first to last (the diff pairs the first). Built once. */
+const INDEXES = new WeakMap<object, Map<string, Map<string, number[]>>>();
 
-function itemIndex(document: Json | undefined, key: string, id: string, name: string): number | undefined {
+/** The index of the item with this identity: its first copy, or with `last` its last one. */
+function itemIndex(
+  document: Json | undefined,
+  key: string,
+  id: string,
+  name: string,
+  last = false,
+): number | undefined {
   const list = listAt(document, key);
   if (!list) return undefined;
   let lists = INDEXES.get(list);
@@ -194,11 +275,15 @@ function itemIndex(document: Json | undefined, key: string, id: string, name: st
     byId = new Map();
     for (const [i, item] of list.entries()) {
       const identity = isJsonObject(item) ? item[id] : undefined;
-      if (typeof identity === "string" && !byId.has(identity)) byId.set(identity, i);
+      if (typeof identity !== "string") continue;
+      const indexes = byId.get(identity);
+      if (indexes) indexes.push(i);
+      else byId.set(identity, [i]);
     }
     lists.set(id, byId);
   }
-  return byId.get(name);
+  const indexes = byId.get(name);
+  return indexes === undefined ? undefined : last ? indexes.at(-1) : indexes[0];
 }
 
 function nameAt(prompt: Json | undefined, index: string): string | undefined {

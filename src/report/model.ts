@@ -7,9 +7,11 @@
  */
 import type { Contract } from "../contract/model.ts";
 import { fnv1a64 } from "../diff/fingerprint.ts";
-import { bumpFor, type Change, type SemverBump } from "../diff/model.ts";
+import { bumpFor, type Change, type ChangeTarget, type SemverBump } from "../diff/model.ts";
 import type { Finding } from "../lint/model.ts";
 import { LINT_LEVELS, type LintLevel, SEVERITIES, type Severity } from "../rules/model.ts";
+import { findRule } from "../rules/registry.ts";
+import { withTextDiff } from "./text-changes.ts";
 
 /** Bump when the JSON report's shape changes incompatibly (docs/report.schema.json). */
 export const REPORT_VERSION = 1;
@@ -49,6 +51,30 @@ export interface ReportFinding extends Finding {
   exempt?: Exemption;
 }
 
+/**
+ * What --used and --used-by resolved to on the two surfaces: the report lists it, so that a
+ * scope that selects nothing (a typo, a directory without the client's code) is seen.
+ */
+export interface ResolvedScope {
+  /** How it was given: `--used get_*,echo --used-by src/`. */
+  given: string;
+  /** The --used names and globs. */
+  used: string[];
+  /** The --used-by paths. */
+  usedBy: string[];
+  /** The items of either surface that are in scope, in kind order, then natural order. */
+  items: ChangeTarget[];
+  /** With --used-by: how many of those its string literals selected (0: it found none). */
+  fromUsedBy?: number;
+}
+
+/** `check --update`: the changes were accepted into this lockfile (or it was created, or left as it was). */
+export interface Accepted {
+  file: string;
+  /** created: there was no lockfile; updated: rewritten; unchanged: the bytes were already those. */
+  outcome: "created" | "updated" | "unchanged";
+}
+
 /** The check and diff report. */
 export interface Report {
   command: "check" | "diff";
@@ -58,11 +84,21 @@ export interface Report {
   changes: ReportChange[];
   /** Things the reader must see beside the changes: expired ignores, break-glass, semver. */
   notices: string[];
-  summary: Record<Severity, number> & { total: number };
+  /** Counts by severity; `security` counts the security drift among the breaking ones. */
+  summary: Record<Severity, number> & { security: number; total: number };
   requiredBump: SemverBump;
+  /**
+   * The smallest server version that allows `requiredBump` after the baseline's version, when
+   * that is a semantic version (below 1.0.0 the rules shift one place, src/policy/semver.ts).
+   */
+  nextVersion?: string;
   /** Changes at or above the threshold. */
   failing: number;
   result: "pass" | "fail";
+  /** --used / --used-by, as resolved on the two surfaces. */
+  scope?: ResolvedScope;
+  /** `check --update`: the changes were accepted into the baseline; the run passes. */
+  accepted?: Accepted;
 }
 
 /** The estimated size of the tool list in a model's context (src/lint/rules-quality.ts toolListSize). */
@@ -103,6 +139,11 @@ const RANKS = new Map<string, number>([...SEVERITIES.entries(), ...LINT_LEVELS.e
 
 export function gradeRank(grade: Grade): number {
   return RANKS.get(grade) as number;
+}
+
+/** Security drift (security-finding-introduced, group "security"): a section of its own in every format. */
+export function isSecurity(item: ReportItem): boolean {
+  return isChange(item) && findRule(item.rule)?.group === "security";
 }
 
 /** A change (check, diff) rather than a finding (lint). */
@@ -180,14 +221,16 @@ export function buildReport(
   notices: string[] = [],
 ): Report {
   const failing = changes.filter((c) => isCounted(c, failOn)).length;
+  const { total, ...bySeverityCount } = summarize(SEVERITIES, changes);
   return {
     command,
     baseline,
     current,
     failOn,
-    changes: bySeverity(changes),
+    // Texts (descriptions, titles, instructions) say what changed as a word diff.
+    changes: bySeverity(changes.map(withTextDiff)),
     notices,
-    summary: summarize(SEVERITIES, changes),
+    summary: { ...bySeverityCount, security: changes.filter(isSecurity).length, total },
     requiredBump: bumpFor(changes),
     failing,
     result: failing > 0 ? "fail" : "pass",

@@ -2,6 +2,7 @@
  * The one format switch: any report (check, diff or lint) in any output format, as
  * `--format` names it. Pure (colour for text is decided by the caller, from where the text goes).
  */
+import { renderChangelog } from "./changelog.ts";
 import type { Format, ReportContext } from "./context.ts";
 import { renderGithub } from "./github.ts";
 import { renderJson } from "./json.ts";
@@ -25,5 +26,7 @@ export function renderReport(report: AnyReport, format: Format, context: ReportC
       return renderJunit(report, context);
     case "github":
       return renderGithub(report, context);
+    case "changelog":
+      return renderChangelog(report);
   }
 }

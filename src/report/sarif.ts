@@ -5,18 +5,22 @@
  * the lockfile line when there is a lockfile (a live server has none: logical locations
  * only), notices as tool execution notifications and the verdict as run properties. Pure.
  *
- * Levels follow severity or level (breaking, error → error; minor, warning → warning; patch,
- * info → note). Exempt items stay in the log so that reviewers see them, as notes (whatever
+ * Levels: check and diff, breaking → error, minor and patch → note (a compatible change is not
+ * a warning: code scanning would open alerts for good news), and whatever fails the run (a
+ * minor change under --fail-on minor) → error; lint, error → error, warning → warning, info →
+ * note. Security drift carries the rule's `security-severity`, so code scanning files it as a
+ * security alert. Exempt items stay in the log so that reviewers see them, as notes (whatever
  * their grade, so that no viewer gates a merge on them), with the reason in the message and
  * in properties.exempt; an ignored item (policy file) also carries an accepted external
  * suppression with the reason as justification, which viewers that honour suppressions show
- * as dismissed.
+ * as dismissed. Physical locations are relative to the repository root, with the %SRCROOT%
+ * base declared in originalUriBaseIds (src/report/locate.ts).
  */
-import type { DiffRule, LintRule } from "../rules/model.ts";
+import { type DiffRule, LINT_LEVELS, type LintLevel, type LintRule } from "../rules/model.ts";
 import { DIFF_RULES, LINT_RULES } from "../rules/registry.ts";
 import { VERSION } from "../version.ts";
 import type { ReportContext } from "./context.ts";
-import { type ChangeLocation, ChangeLocator } from "./locate.ts";
+import { type ChangeLocation, ChangeLocator, directoryUri, SRCROOT } from "./locate.ts";
 import { codeBlock, escapeMarkdown } from "./markdown.ts";
 import {
   type AnyReport,
@@ -25,6 +29,7 @@ import {
   gradeRank,
   isChange,
   isCounted,
+  isSecurity,
   itemsOf,
   type ReportItem,
 } from "./model.ts";
@@ -44,12 +49,26 @@ import {
 
 const SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json";
 
+const isLintLevel = (grade: Grade): grade is LintLevel => (LINT_LEVELS as readonly string[]).includes(grade);
+
 export type SarifLevel = "error" | "warning" | "note" | "none";
 
-/** By grade rank: breaking and error, minor and warning, patch and info. */
-const SARIF_LEVELS: readonly SarifLevel[] = ["error", "warning", "note"];
+/** By grade rank: lint's error, warning and info; check and diff's breaking, minor and patch. */
+const LINT_SARIF_LEVELS: readonly SarifLevel[] = ["error", "warning", "note"];
+const DIFF_SARIF_LEVELS: readonly SarifLevel[] = ["error", "note", "note"];
 
-const sarifLevel = (grade: Grade) => SARIF_LEVELS[gradeRank(grade)] as SarifLevel;
+const sarifLevel = (grade: Grade) =>
+  (isLintLevel(grade) ? LINT_SARIF_LEVELS : DIFF_SARIF_LEVELS)[gradeRank(grade)] as SarifLevel;
+
+/** A result's level: exempt items are notes; what fails the run is an error; else by grade. */
+function resultLevel(item: ReportItem, report: AnyReport): SarifLevel {
+  if (item.exempt) return "note";
+  if (isCounted(item, report.failOn)) return "error";
+  return sarifLevel(gradeOf(item));
+}
+
+/** GitHub code scanning's 0–10 score for security alerts: security drift is high. */
+const SECURITY_SEVERITY = "8.0";
 
 /** The key under which results carry our own stable id (Change.fingerprint). */
 export const FINGERPRINT_KEY = "mcpContract/v1";
@@ -139,6 +158,7 @@ function diffRuleDescriptor(rule: DiffRule) {
     properties: {
       tags: ["mcp", "compatibility", rule.group],
       severity: rule.group === "schema" ? { input: rule.input, output: rule.output } : rule.input,
+      ...(rule.group === "security" && { "security-severity": SECURITY_SEVERITY }),
     },
   });
 }
@@ -176,7 +196,7 @@ function logicalLocation(item: Pick<ReportItem, "target" | "path">) {
 
 function physicalLocation(found: ChangeLocation) {
   return {
-    artifactLocation: { uri: found.uri },
+    artifactLocation: { uri: found.uri, ...(found.uriBaseId && { uriBaseId: found.uriBaseId }) },
     // One line: the member name (or value) that starts the located node; a multi-line
     // region would cover a whole tool.
     region: {
@@ -190,7 +210,11 @@ function physicalLocation(found: ChangeLocation) {
 /** The result's own properties: its grade, target and path, whether it counts, and what explains it. */
 function resultProperties(item: ReportItem, report: AnyReport, found: ChangeLocation | undefined) {
   const grade = isChange(item)
-    ? { severity: item.severity, ...(item.direction && { direction: item.direction }) }
+    ? {
+        severity: item.severity,
+        ...(item.direction && { direction: item.direction }),
+        ...(isSecurity(item) && { group: "security" }),
+      }
     : { level: item.level, ...lintGroupOf(item.rule) };
   return {
     ...grade,
@@ -212,7 +236,7 @@ function sarifResult(item: ReportItem, report: AnyReport, ruleIndex: number | un
   return {
     ruleId: item.rule,
     ...(ruleIndex !== undefined && { ruleIndex }),
-    level: item.exempt ? "note" : sarifLevel(gradeOf(item)),
+    level: resultLevel(item, report),
     message: { text: resultMessage(item) },
     locations: [
       {
@@ -229,12 +253,12 @@ function sarifResult(item: ReportItem, report: AnyReport, ruleIndex: number | un
 }
 
 export function buildSarif(report: AnyReport, context: ReportContext = {}) {
-  const locator = new ChangeLocator(context);
+  const locator = new ChangeLocator(context, report);
   const catalog: readonly { id: string }[] = report.command === "lint" ? LINT_RULES : DIFF_RULES;
   const ruleIndex = new Map(catalog.map((rule, i) => [rule.id, i]));
-  const results = itemsOf(report).map((item) =>
-    sarifResult(item, report, ruleIndex.get(item.rule), locator.locate(item)),
-  );
+  const located = itemsOf(report).map((item) => ({ item, found: locator.locate(item) }));
+  const results = located.map(({ item, found }) => sarifResult(item, report, ruleIndex.get(item.rule), found));
+  const based = located.some(({ found }) => found?.uriBaseId !== undefined);
   const notices = report.notices;
   return {
     $schema: SARIF_SCHEMA,
@@ -261,6 +285,7 @@ export function buildSarif(report: AnyReport, context: ReportContext = {}) {
             }),
           },
         ],
+        ...(based && { originalUriBaseIds: { [SRCROOT]: { uri: directoryUri(locator.base) } } }),
         columnKind: "utf16CodeUnits",
         results,
         properties: { ...verdictFields(report), failing: report.failing, ...tallyFields(report), notices },

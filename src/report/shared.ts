@@ -9,10 +9,12 @@ import { show } from "../lint/found.ts";
 import { charLabel } from "../lint/text-scan.ts";
 import { LINT_LEVELS, type LintGroup, SEVERITIES } from "../rules/model.ts";
 import { findRule } from "../rules/registry.ts";
+import { entriesOf, sectionsOf } from "./entries.ts";
 import {
   type AnyReport,
   type Exemption,
   isChange,
+  isCounted,
   itemNoun,
   itemsOf,
   type Report,
@@ -127,23 +129,52 @@ export function serverLabel(side: Side): string {
   return [side.server.name, side.server.version].filter(Boolean).join(" ");
 }
 
-/** "2 breaking, 1 minor, 0 patch"; for lint "2 errors, 1 warning, 3 info" (info is uncountable). */
+/**
+ * "2 breaking, 1 minor, 0 patch"; with security drift "1 security, 2 breaking, …" (breaking
+ * then counts the others); for lint "2 errors, 1 warning, 3 info" (info is uncountable).
+ */
 export function countsLine(report: AnyReport): string {
-  if (report.command !== "lint") return SEVERITIES.map((s) => `${report.summary[s]} ${s}`).join(", ");
+  if (report.command !== "lint") {
+    const { security } = report.summary;
+    const counts = SEVERITIES.map((s) => `${s === "breaking" ? report.summary[s] - security : report.summary[s]} ${s}`);
+    return [...(security > 0 ? [`${security} security`] : []), ...counts].join(", ");
+  }
   const summary = report.summary;
   return LINT_LEVELS.map((level) => (level === "info" ? `${summary.info} info` : plural(summary[level], level))).join(
     ", ",
   );
 }
 
+/** What the SECURITY section says once, in every format that has one. */
+export const SECURITY_EXPLAINED =
+  "Security drift: a text of the surface now carries what lint reports as tool poisoning. It fails the run like a breaking change, but no version bump makes it safe: fix the text, or ignore the finding in the policy file once reviewed.";
+
+/** The same in a few words, for one-line summaries. */
+export const SECURITY_SHORT = "security drift fails like a breaking change; no version bump makes it safe";
+
+const SEMVER_PREFIX = /^v?(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)/;
+
+/**
+ * "requires a MAJOR version bump (to 2.0.0)", or "no version bump needed". Below 1.0.0 the
+ * rules shift one place (src/policy/semver.ts), and the line names the bump that gets there:
+ * "requires a MINOR version bump (to 0.5.0: below 1.0.0 a minor bump may break)".
+ */
 export function bumpLine(report: Report): string {
-  const line =
-    report.requiredBump === "none"
-      ? "no version bump needed"
-      : `requires a ${report.requiredBump.toUpperCase()} version bump`;
-  // Security drift fails the run without calling for a version (src/diff/model.ts bumpFor).
-  const security = report.changes.some((c) => findRule(c.rule)?.group === "security");
-  return security ? `${line} (security findings aside: no version makes them safe)` : line;
+  if (report.requiredBump === "none") return "no version bump needed";
+  const from = SEMVER_PREFIX.exec(report.baseline.server.version ?? "");
+  const to = report.nextVersion === undefined ? null : SEMVER_PREFIX.exec(report.nextVersion);
+  if (!from || !to) return `requires a ${report.requiredBump.toUpperCase()} version bump`;
+  if (from[1] !== "0") return `requires a ${report.requiredBump.toUpperCase()} version bump (to ${report.nextVersion})`;
+  const bump = from[2] !== to[2] ? "minor" : "patch";
+  const why =
+    from[2] === "0"
+      ? "every 0.0.z release may break"
+      : bump === "minor"
+        ? "below 1.0.0 a minor bump may break"
+        : report.requiredBump === "minor"
+          ? "below 1.0.0 a patch bump may add"
+          : "";
+  return `requires a ${bump.toUpperCase()} version bump (to ${report.nextVersion}${why ? `: ${why}` : ""})`;
 }
 
 /** "tools/list ≈ 2,431 tokens for 14 tools (budget 10,000)" */
@@ -152,14 +183,75 @@ export function toolListLine(toolList: ToolListSize): string {
   return `tools/list ≈ ${thousands(toolList.tokens)} tokens for ${plural(toolList.tools, "tool")} (${over ? "over the budget of" : "budget"} ${thousands(toolList.budget)})`;
 }
 
+/** "2 breaking changes", "2 breaking, 1 minor and 3 patch changes": what a report's changes are, by severity. */
+export function changesWhat(report: Report): string {
+  const parts = SEVERITIES.filter((s) => report.summary[s] > 0).map((s) => `${report.summary[s]} ${s}`);
+  if (parts.length === 0) return "no changes";
+  const list = parts.length === 1 ? parts[0] : `${parts.slice(0, -1).join(", ")} and ${parts.at(-1)}`;
+  return `${list} change${report.summary.total === 1 ? "" : "s"}`;
+}
+
+/** `check --update`: what happened to the lockfile, in one sentence. */
+export function acceptedLine(report: Report): string | undefined {
+  const accepted = report.accepted;
+  if (!accepted) return undefined;
+  if (accepted.outcome === "created") return `created ${accepted.file} with the current surface (--update)`;
+  if (accepted.outcome === "unchanged") return `${accepted.file} is up to date: nothing to accept (--update)`;
+  return `accepted ${changesWhat(report)} into ${accepted.file} (--update)`;
+}
+
 /** The verdict in one sentence, without a mark: "FAIL: 2 changes at or above breaking (--fail-on breaking)". */
 export function verdictLine(report: AnyReport): string {
   const { failOn, failing } = report;
+  const accepted = report.command === "lint" ? undefined : acceptedLine(report);
+  if (accepted) return accepted;
   if (failOn === "never") return "reporting only (--fail-on never)";
   if (report.result === "pass") return `PASS: nothing at or above ${failOn} (--fail-on ${failOn})`;
   // Failed with nothing counted (a notice failed it, e.g. semver): lint says so; check and diff count "0 changes".
   if (failing === 0 && report.command === "lint") return "FAIL: see the notices";
   return `FAIL: ${plural(failing, itemNoun(report))} at or above ${failOn} (--fail-on ${failOn})`;
+}
+
+/** The policy file the "accept" snippets name (src/policy/policy.ts POLICY_FILE; the report cannot import policy). */
+export const POLICY_FILE_NAME = "mcp-contract.config.json";
+
+/** At most this many entries in an "accept these changes" snippet. */
+export const MAX_ACCEPT = 20;
+
+/**
+ * The changes an "accept" snippet offers to ignore: those that fail a check or diff (none
+ * once --update accepted them), in the order the report lists them.
+ */
+export function acceptable(report: AnyReport): ReportItem[] {
+  if (report.command === "lint" || report.accepted) return [];
+  return sectionsOf(report)
+    .flatMap((section) => entriesOf(report, section.items))
+    .flatMap((entry) => entry.items)
+    .filter((item) => isCounted(item, report.failOn));
+}
+
+/**
+ * The policy-file `ignore` entries that would accept these items (at most MAX_ACCEPT), one
+ * JSON object a line: `{ "rule": "tool-removed", "fingerprint": "3f2a9c0d1e4b5a67", "reason": "…" }`.
+ * The reason is for the reviewer to write.
+ */
+export function acceptEntries(items: readonly ReportItem[]): string[] {
+  return items.slice(0, MAX_ACCEPT).map((item) => {
+    const entry = {
+      rule: item.rule,
+      fingerprint: item.fingerprint,
+      reason: `TODO (${itemLabel(item)}): why it is fine`,
+    };
+    return `{ ${Object.entries(entry)
+      .map(([k, v]) => `${JSON.stringify(k)}: ${showJson(v)}`)
+      .join(", ")} }`;
+  });
+}
+
+/** "tool search", "server": the item of an accept entry, unquoted. */
+function itemLabel(item: ReportItem): string {
+  const { kind, name } = item.target;
+  return kind === "server" ? "server" : `${kindWord(kind)} ${name}`;
 }
 
 /** The changes or findings that are exempt. */

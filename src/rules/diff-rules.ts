@@ -753,7 +753,7 @@ export const DIFF_RULE_ROWS = [
     output: "breaking",
     summary: "execution.taskSupport changed incompatibly",
     rationale:
-      'Clients that cannot run tasks cannot call a tool whose taskSupport became "required"; clients that invoked it as a task fail when it becomes "forbidden".',
+      'Clients that cannot run tasks cannot call a tool whose taskSupport became "required"; clients that invoked it as a task fail when it becomes "forbidden". Not compared when task support moved between the 2025-11-25 encoding and the 2026-07-28 tasks extension, which has no per-tool value (see extension-removed).',
     example: '"taskSupport": "optional" → "required"',
   },
   {
@@ -773,6 +773,124 @@ export const DIFF_RULE_ROWS = [
     summary: "the tool's icons, annotation title, _meta or another field without its own rule changed",
     rationale: "Display and metadata only.",
     example: '"icons": [...] → [...]',
+  },
+  {
+    id: "mcp-header-removed",
+    group: "tool",
+    input: "breaking",
+    output: "breaking",
+    summary: "an argument is no longer mirrored into its Mcp-Param header (x-mcp-header removed)",
+    rationale:
+      "With `x-mcp-header` on an input property (MCP 2026-07-28), clients on Streamable HTTP copy the argument into an `Mcp-Param-{name}` header, so that load balancers, gateways, rate limiters and WAFs can route on it without parsing the body. Once the declaration (or its property) is gone, requests no longer carry the header, and intermediaries that route or enforce policy on it misroute or reject them, although the server still reads the argument from the body. Declarations are matched by header name ignoring case, as HTTP does: a property renamed with its header kept is no header change, and a respelling in another case is metadata (annotation-keyword-changed).",
+    example: '"region": {"type": "string", "x-mcp-header": "Region"} → "region": {"type": "string"}',
+  },
+  {
+    id: "mcp-header-added",
+    group: "tool",
+    input: "minor",
+    output: "minor",
+    summary: "an argument is now mirrored into an Mcp-Param header (x-mcp-header added)",
+    rationale:
+      "Requests carry one more header; intermediaries that do not know it must forward it and otherwise ignore it (as HTTP requires), and the body is unchanged.",
+    example: '"region": {"type": "string"} → "region": {"type": "string", "x-mcp-header": "Region"}',
+  },
+  {
+    id: "mcp-header-changed",
+    group: "tool",
+    input: "breaking",
+    output: "breaking",
+    summary: "the Mcp-Param header an argument is mirrored into was renamed",
+    rationale:
+      "Requests carry the argument under the new header name, so intermediaries that route on the old one no longer find it: as mcp-header-removed, reported once for the property.",
+    example: '"x-mcp-header": "Region" → "x-mcp-header": "Zone"',
+  },
+  {
+    id: "mcp-header-now-invalid",
+    group: "tool",
+    input: "breaking",
+    output: "breaking",
+    summary: "an x-mcp-header declaration became invalid, so clients on Streamable HTTP drop the tool",
+    rationale:
+      "The 2026-07-28 specification requires clients on Streamable HTTP to exclude from tools/list every tool with an `x-mcp-header` that breaks its constraints (empty, not an HTTP header name, not unique ignoring case, on a number, object or array property, or not reachable from the root through `properties` alone): for those clients the tool disappears, as if it were removed. `lint` explains each invalid declaration (mcp-header-invalid).",
+    example:
+      '"limit": {"type": "integer", "x-mcp-header": "Limit"} → "limit": {"type": "number", "x-mcp-header": "Limit"}',
+  },
+  {
+    id: "mcp-header-no-longer-invalid",
+    group: "tool",
+    input: "minor",
+    output: "minor",
+    summary: "the tool's x-mcp-header declarations became valid, so clients on Streamable HTTP list it again",
+    rationale: "For those clients the tool appears, as if it were added; nothing that worked before stops working.",
+    example: '"x-mcp-header": "Tenant ID" → "x-mcp-header": "Tenant-Id"',
+  },
+  {
+    id: "tool-no-longer-visible-to-model",
+    group: "tool",
+    input: "breaking",
+    output: "breaking",
+    summary: 'the tool\'s MCP Apps visibility (_meta.ui.visibility) no longer includes "model"',
+    rationale:
+      'MCP Apps hosts must keep a tool whose visibility lacks "model" out of the agent\'s tool list: the model can no longer see or call it, so prompts, agents and workflows that relied on it stop working. An absent visibility means ["model", "app"]; effective values are compared.',
+    example: '(absent) → "_meta": {"ui": {"visibility": ["app"]}}',
+  },
+  {
+    id: "tool-now-visible-to-model",
+    group: "tool",
+    input: "minor",
+    output: "minor",
+    summary: 'the tool\'s MCP Apps visibility now includes "model"',
+    rationale: "The model gains a tool it can see and call; nothing that worked before stops working.",
+    example: '"visibility": ["app"] → (absent, i.e. ["model", "app"])',
+  },
+  {
+    id: "tool-no-longer-visible-to-app",
+    group: "tool",
+    input: "breaking",
+    output: "breaking",
+    summary: 'the tool\'s MCP Apps visibility no longer includes "app"',
+    rationale:
+      'Hosts must reject a tools/call from an app view for a tool whose visibility lacks "app": the server\'s views (including copies a host cached) that call the tool get an error.',
+    example: '(absent) → "_meta": {"ui": {"visibility": ["model"]}}',
+  },
+  {
+    id: "tool-now-visible-to-app",
+    group: "tool",
+    input: "minor",
+    output: "minor",
+    summary: 'the tool\'s MCP Apps visibility now includes "app"',
+    rationale: "The server's views may now call the tool; nothing that worked before stops working.",
+    example: '"visibility": ["model"] → ["model", "app"]',
+  },
+  {
+    id: "tool-ui-added",
+    group: "tool",
+    input: "minor",
+    output: "minor",
+    summary: "the tool now names an MCP Apps view for its results (_meta.ui.resourceUri)",
+    rationale:
+      "Hosts that support MCP Apps render the tool's results in the ui:// view; other hosts keep showing the text content, as before.",
+    example: '(absent) → "_meta": {"ui": {"resourceUri": "ui://weather/forecast"}}',
+  },
+  {
+    id: "tool-ui-removed",
+    group: "tool",
+    input: "breaking",
+    output: "breaking",
+    summary: "the tool no longer names an MCP Apps view for its results",
+    rationale:
+      'Hosts stop rendering the tool\'s results in its interactive view and fall back to the text content: users lose the view, and what they did in it (including calls to app-only tools from it) is gone. The deprecated flat key `_meta["ui/resourceUri"]` counts as `_meta.ui.resourceUri` (hosts read both), so moving from one to the other with the same URI is no change here.',
+    example: '"_meta": {"ui": {"resourceUri": "ui://weather/forecast"}} → (absent)',
+  },
+  {
+    id: "tool-ui-resource-changed",
+    group: "tool",
+    input: "minor",
+    output: "minor",
+    summary: "the tool's MCP Apps view is now a different ui:// resource",
+    rationale:
+      "The results are shown in another view: callers and the model see no difference, and hosts fetch (and, where they review views before showing them, review) the new template. A view resource dropped from resources/list is reported by resource-removed.",
+    example: '"resourceUri": "ui://weather/forecast" → "ui://weather/forecast-v2"',
   },
 
   // ── resource ──
@@ -1030,6 +1148,54 @@ export const DIFF_RULE_ROWS = [
     summary: "serverInfo (name, version, title, …) changed",
     rationale: "Informational; `--enforce-semver` compares the version with the changes.",
     example: '"version": "1.2.0" → "1.3.0"',
+  },
+  {
+    id: "extension-removed",
+    group: "server",
+    input: "breaking",
+    output: "breaking",
+    summary: "a server extension (capabilities.extensions) was removed",
+    rationale:
+      "Clients that negotiated the extension lose what it adds: its methods, result types and metadata (task handles, MCP Apps views, …). The tasks extension (`io.modelcontextprotocol/tasks`, 2026-07-28) and the `tasks` capability with `execution.taskSupport` of 2025-11-25 are one fact: a server that moves from one encoding to the other and still supports tasks for tools/call is not reported.",
+    example: '"extensions": {"io.modelcontextprotocol/ui": {}} → (absent)',
+  },
+  {
+    id: "extension-added",
+    group: "server",
+    input: "minor",
+    output: "minor",
+    summary: "a server extension (capabilities.extensions) was added",
+    rationale: "Clients that do not know the extension ignore it; nothing that worked before stops working.",
+    example: '(absent) → "extensions": {"io.modelcontextprotocol/tasks": {}}',
+  },
+  {
+    id: "extension-setting-added",
+    group: "server",
+    input: "minor",
+    output: "minor",
+    summary: "an extension setting, or a value of a list setting, was added",
+    rationale:
+      "The server advertises more of the extension; clients that do not know the setting ignore it. Settings are compared like sub-capabilities: false or null counts as absent, a bare `true` is an extension with no settings, and lists are compared as sets (a new order is no change).",
+    example: '"mimeTypes": ["text/html;profile=mcp-app"] → ["text/html;profile=mcp-app", "text/uri-list"]',
+  },
+  {
+    id: "extension-setting-removed",
+    group: "server",
+    input: "breaking",
+    output: "breaking",
+    summary: "an extension setting, or a value of a list setting, was removed",
+    rationale: "Clients that relied on what the setting advertised (a mode, a content type, a feature flag) lose it.",
+    example: '"io.example/streaming": {"resume": true} → {}',
+  },
+  {
+    id: "extension-setting-changed",
+    group: "server",
+    input: "breaking",
+    output: "breaking",
+    summary: "an extension setting changed value",
+    rationale:
+      "What a setting means is defined by its extension, so whether the new value still serves the clients of the old one cannot be told statically: judged breaking so that a person reviews it (a policy override can lower it for a setting known to be harmless).",
+    example: '"io.example/streaming": {"protocol": "v1"} → {"protocol": "v2"}',
   },
 
   // ── security ──

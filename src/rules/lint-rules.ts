@@ -80,9 +80,10 @@ export const LINT_RULE_ROWS = [
     id: "output-schema-not-object",
     group: "protocol",
     level: "error",
-    summary: 'a tool\'s outputSchema is not an object schema with type "object"',
+    summary:
+      'a tool\'s outputSchema is not an object schema with type "object" (from 2026-07-28 on: not a schema object)',
     rationale:
-      'structuredContent is a JSON object, so the specification requires an outputSchema, when present, to have "type": "object"; clients reject other shapes.',
+      'Up to protocol 2025-11-25 structuredContent is a JSON object, so the specification requires an outputSchema, when present, to have "type": "object", and clients reject other shapes. From 2026-07-28 on, structuredContent may be any JSON value and outputSchema any JSON Schema object (an array or a string root is fine), so only a schema that is not an object (a boolean schema, a string) is reported. The era is the one the surface was captured in (its protocolVersion): a dual-era server gives its 2025-era clients the same tools, so lint a capture made with `--era legacy` to see what they get.',
     example: '"outputSchema": {"type": "array", "items": {"type": "string"}}',
   },
   {
@@ -156,6 +157,16 @@ export const LINT_RULE_ROWS = [
     rationale:
       'readOnlyHint, destructiveHint, idempotentHint and openWorldHint are booleans. A string such as "false" is truthy in many clients, so a tool can be shown as read-only or safe when it is not; strict clients reject the tool.',
     example: '"annotations": {"readOnlyHint": "true"}',
+  },
+  {
+    id: "mcp-header-invalid",
+    group: "protocol",
+    level: "error",
+    summary:
+      "an x-mcp-header declaration breaks the specification's constraints, so clients on Streamable HTTP drop the tool",
+    rationale:
+      "MCP 2026-07-28 lets an inputSchema property carry `x-mcp-header` to have its argument mirrored into an `Mcp-Param-{name}` HTTP header that intermediaries route on. The value must be a non-empty HTTP header name (an RFC 9110 token: no spaces, delimiters or control characters; a CR or LF there would inject headers), unique ignoring case within the schema, on a string, integer or boolean property (number is excluded), and on a property reached from the root through `properties` alone (not under items, additionalProperties, anyOf/oneOf/allOf/not, if/then/else or $defs). Clients on Streamable HTTP must exclude a tool with any invalid declaration from tools/list, so the tool silently disappears for them. Reported whatever protocol the capture spoke: the tools a dual-era server lists are the same in both eras.",
+    example: '"limit": {"type": "number", "x-mcp-header": "Limit"}',
   },
 
   // ── quality for the model that reads the surface ──

@@ -52,6 +52,12 @@ export function canonicalText(value: Json | undefined): string {
 
 export { jsonEqual };
 
+/** The values of `a` (in order) that `b` has too, by canonical text: linear, however long the lists. */
+function commonValues(a: Json[], b: Json[]): Json[] {
+  const inB = new Set(b.map((v) => canonicalText(v)));
+  return a.filter((v) => inB.has(canonicalText(v)));
+}
+
 /** Whether a $ref occurs anywhere inside: equal text is not equal meaning when it does. */
 const refCache = new WeakMap<object, boolean>();
 export function containsRef(value: Json | undefined): boolean {
@@ -144,10 +150,7 @@ const INTERSECT = new Map<string, Intersect>([
         ? [...new Set([...a, ...b].filter((v): v is string => typeof v === "string"))]
         : undefined,
   ],
-  [
-    "enum",
-    (a, b) => (Array.isArray(a) && Array.isArray(b) ? a.filter((v) => b.some((w) => jsonEqual(v, w))) : undefined),
-  ],
+  ["enum", (a, b) => (Array.isArray(a) && Array.isArray(b) ? commonValues(a, b) : undefined)],
   ["minimum", larger],
   ["exclusiveMinimum", larger],
   ["exclusiveMaximum", smaller],
@@ -216,7 +219,7 @@ function mergeAllOf(node: JsonObject): JsonObject {
     const mine = allowedValues(merged);
     const theirs = allowedValues(branch);
     if (mine && theirs && !(merged.const !== undefined && jsonEqual(merged.const, branch.const))) {
-      merged.enum = mine.filter((v) => theirs.some((w) => jsonEqual(v, w)));
+      merged.enum = commonValues(mine, theirs);
       delete merged.const;
       const { const: _c, enum: _e, ...others } = branch;
       branch = others;
@@ -301,10 +304,15 @@ export function foldNullBranches(node: JsonObject, depth = 0): { node: JsonObjec
     if (!Array.isArray(branches)) continue;
     // Branches that accept nothing (false) add nothing to a union, nor do repeats in anyOf
     // (in oneOf a repeated branch matters: a value matching both copies is rejected).
-    const others = branches.filter(
-      (b, i) =>
-        !isNullBranch(b) && !isNever(b) && !(key === "anyOf" && branches.slice(0, i).some((c) => jsonEqual(b, c))),
-    );
+    const before = new Set<string>();
+    const others = branches.filter((b) => {
+      if (isNullBranch(b) || isNever(b)) return false;
+      if (key !== "anyOf") return true;
+      const text = canonicalText(b);
+      if (before.has(text)) return false;
+      before.add(text);
+      return true;
+    });
     const out: JsonObject = { ...node };
     delete out[key];
     // A union with a branch that accepts everything constrains nothing.

@@ -16,6 +16,8 @@
  * (flattening, Side), local-checks, regex-samples, instances, path-walk, embed, candidates.
  */
 import type { Json } from "../contract/model.ts";
+import { withRegexSession } from "./regex.ts";
+import { forEachSubschema } from "./subschemas.ts";
 import { type Leaf, leafCandidates, type WitnessChange, type WitnessDirection } from "./witness/candidates.ts";
 import { Embedder, MODES, type Mode } from "./witness/embed.ts";
 import { gen } from "./witness/instances.ts";
@@ -31,6 +33,29 @@ export { releaseValidators } from "./witness/validators.ts";
 
 /** Root instances checked with ajv per call, at most. */
 const MAX_CHECKS = 600;
+/** Subschemas a root may have to be witnessed at all: compiling and checking cost grows with it. */
+export const MAX_WITNESS_NODES = 5_000;
+/** Checks × subschemas per call: a large schema gets fewer checks (600 up to 500 subschemas). */
+const CHECK_WORK = 300_000;
+/** Checks per call however large the schema, when it is witnessed at all. */
+const MIN_CHECKS = 20;
+
+const sizes = new WeakMap<object, number>();
+/** How many subschemas a root has (its own node included), counted up to MAX_WITNESS_NODES + 1. */
+export function schemaSize(root: Json): number {
+  if (root === null || typeof root !== "object") return 1;
+  const cached = sizes.get(root);
+  if (cached !== undefined) return cached;
+  let count = 0;
+  const stack: Json[] = [root];
+  while (stack.length > 0 && count <= MAX_WITNESS_NODES) {
+    const node = stack.pop() as Json;
+    count++;
+    forEachSubschema(node, (child) => stack.push(child));
+  }
+  sizes.set(root, count);
+  return count;
+}
 
 /** Rules that cannot change which values are valid: there is never a witness. */
 const NON_VALIDATING = new Set([
@@ -57,10 +82,23 @@ export function findWitness(
   change: WitnessChange,
   direction: WitnessDirection,
 ): Json | undefined {
+  // Server patterns share one regex budget per search, or per report inside attachWitnesses.
+  return withRegexSession(() => searchWitness(oldRoot, newRoot, change, direction));
+}
+
+function searchWitness(
+  oldRoot: Json,
+  newRoot: Json,
+  change: WitnessChange,
+  direction: WitnessDirection,
+): Json | undefined {
   try {
     if (NON_VALIDATING.has(change.rule)) return undefined;
     const accRoot = direction === "input" ? oldRoot : newRoot;
     const rejRoot = direction === "input" ? newRoot : oldRoot;
+    const size = Math.max(schemaSize(accRoot), schemaSize(rejRoot));
+    if (size > MAX_WITNESS_NODES) return undefined;
+    const maxChecks = Math.min(MAX_CHECKS, Math.max(MIN_CHECKS, Math.floor(CHECK_WORK / size)));
     const acceptingValid = validatorFor(accRoot);
     const rejectingValid = validatorFor(rejRoot);
     if (!acceptingValid || !rejectingValid) return undefined;
@@ -110,7 +148,7 @@ export function findWitness(
         const controls = controlLeaves
           .map((leaf) => embedder.embed(leaf, mode, controlDepth))
           .filter((c): c is Json => c !== undefined);
-        ok = controls.length === 0 || controls.some((c) => rejectingValid(c));
+        ok = controls.length === 0 || controls.some((c) => rejectingValid(c) === true);
         cleanByMode.set(mode, ok);
       }
       return ok;
@@ -146,11 +184,12 @@ export function findWitness(
         const key = JSON.stringify(candidate);
         if (tried.has(key)) continue;
         tried.add(key);
-        if (acceptingValid(candidate) && !rejectingValid(candidate)) {
+        // A candidate a pattern could not decide within its budget (undefined) is no witness.
+        if (acceptingValid(candidate) === true && rejectingValid(candidate) === false) {
           if (clean(mode)) return JSON.parse(key) as Json;
           if (fallback === undefined && leafBreaks(leaf, mode)) fallback = key;
         }
-        if (tried.size >= MAX_CHECKS) break search;
+        if (tried.size >= maxChecks) break search;
       }
     }
     return fallback === undefined ? undefined : (JSON.parse(fallback) as Json);

@@ -67,7 +67,7 @@ function ownBaseline(): { dir: string; baseline: string } {
   return { dir, baseline };
 }
 
-const SUMMARY_BREAKING = "1 breaking, 1 minor, 0 patch · requires a MAJOR version bump";
+const SUMMARY_BREAKING = "1 breaking, 1 minor, 0 patch · requires a MAJOR version bump (to 2.0.0)";
 const REQUIRED_LINE = '  ✖ tool "search": property "region" is now required at inputSchema [required-added]';
 /** The break, and the witness that proves it: arguments the old schema accepted, without "region". */
 const REQUIRED_LINES = [
@@ -217,7 +217,7 @@ describe("check against a live stdio server", () => {
     ]);
     expect(update.code).toBe(0);
     expect(section(update.stdout, "BREAKING")).toEqual(REQUIRED_LINES);
-    expect(stderrLines(update)).toEqual([`updated ${baseline} with the current surface`]);
+    expect(stderrLines(update)).toEqual([`accepted 1 breaking and 1 minor changes into ${baseline}`]);
     // Byte for byte what snapshot writes for that server.
     expect(readFileSync(baseline, "utf8")).toBe(readFileSync(expected, "utf8"));
 

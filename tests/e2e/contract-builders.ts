@@ -166,7 +166,7 @@ export function verdicts(report: JsonReport): string[] {
 // ---------------------------------------------------------------- text reports
 
 /** The lines under one severity heading of a text report (without the heading). */
-export function section(text: string, heading: "BREAKING" | "MINOR" | "PATCH"): string[] {
+export function section(text: string, heading: "SECURITY" | "BREAKING" | "MINOR" | "PATCH"): string[] {
   const lines = text.split("\n");
   const start = lines.findIndex((line) => line.startsWith(`${heading} (`));
   if (start < 0) return [];

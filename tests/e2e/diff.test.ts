@@ -334,7 +334,13 @@ describe("every kind of item", () => {
       "patch server-info-changed server:",
       "patch server-info-changed server:",
     ]);
-    expect(report.summary).toEqual({ breaking: 6, minor: 3, patch: 3, total: 12 });
+    expect(report.summary as Record<string, number>).toEqual({
+      breaking: 6,
+      minor: 3,
+      patch: 3,
+      security: 0,
+      total: 12,
+    });
     expect(report).toMatchObject({
       baseline: { server: { name: "srv", version: "1.0.0" }, protocolVersion: "2025-06-18" },
       current: { server: { name: "srv", version: "2.0.0" }, protocolVersion: "2025-11-25" },
@@ -345,18 +351,57 @@ describe("every kind of item", () => {
 describe("report destinations", () => {
   test.concurrent("bad --format / --output combinations exit 2", async () => {
     const { dir, before, after } = breakingPair();
-    const [yaml, tooMany, noDir, twoStdout] = await Promise.all([
+    const [yaml, unknownExtension, twoStdout, sameFile, emptyFile] = await Promise.all([
       runCli(["diff", before, after, "--format", "yaml"]),
-      runCli(["diff", before, after, "--output", join(dir, "a.txt"), "--output", join(dir, "b.txt")]),
-      runCli(["diff", before, after, "--output", join(dir, "missing", "r.txt")]),
+      runCli(["diff", before, after, "--output", join(dir, "r.out")]),
       runCli(["diff", before, after, "--format", "json", "--format", "text"]),
+      runCli([
+        "diff",
+        before,
+        after,
+        "--format",
+        `json=${join(dir, "r.json")}`,
+        "--format",
+        `sarif=${join(dir, "r.json")}`,
+      ]),
+      runCli(["diff", before, after, "--format", "sarif="]),
     ]);
-    for (const result of [yaml, tooMany, noDir, twoStdout]) expectCleanFailure(result, 2);
-    expect(yaml.stderr).toContain('unknown --format "yaml"; choose from text, json, sarif, markdown, junit, github.');
-    expect(tooMany.stderr).toContain("2 --output files but only 1 --format");
-    expect(noDir.stderr).toContain(`the directory ${join(dir, "missing")} does not exist`);
+    for (const result of [yaml, unknownExtension, twoStdout, sameFile, emptyFile]) expectCleanFailure(result, 2);
+    expect(yaml.stderr).toContain(
+      'unknown --format "yaml"; choose from text, json, sarif, markdown, junit, github, changelog.',
+    );
+    expect(unknownExtension.stderr).toContain(
+      `--output ${join(dir, "r.out")}: which format? Its extension names none; give it as --format FORMAT=${join(dir, "r.out")}`,
+    );
     expect(twoStdout.stderr).toContain("only one report can go to stdout");
+    expect(sameFile.stderr).toContain(`two reports (json and sarif) would be written to ${join(dir, "r.json")}`);
+    expect(emptyFile.stderr).toContain("--format sarif= names no file");
     expect(listDir(dir)).toEqual(["new.json", "old.json"]);
+  });
+
+  test.concurrent("--format F=FILE; --output alone takes the format of its extension; missing directories are created", async () => {
+    const { dir, before, after } = breakingPair();
+    const result = await runCli([
+      "diff",
+      before,
+      after,
+      "--format",
+      `sarif=${join(dir, "out", "r.sarif")}`,
+      "--output",
+      join(dir, "out", "deep", "r.json"),
+      "--output",
+      join(dir, "r.md"),
+      "--format",
+      "github",
+    ]);
+    expect(result.stderr).toBe("");
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/^::error .*title=required-added::/m);
+    expect(JSON.parse(readFileSync(join(dir, "out", "r.sarif"), "utf8")).version).toBe("2.1.0");
+    expect(parseReport(readFileSync(join(dir, "out", "deep", "r.json"), "utf8")).summary.total).toBe(2);
+    expect(readFileSync(join(dir, "r.md"), "utf8")).toStartWith(
+      "## ⚠️ mcp-contract diff: 1 breaking change, reporting only",
+    );
   });
 
   test.concurrent("--output - is stdout; text and JSON files hold the same report", async () => {
@@ -379,10 +424,11 @@ describe("report destinations", () => {
     ]);
     expect(both.code).toBe(0);
     expect(both.stdout).toBe(plain.stdout);
-    expect(parseReport(readFileSync(join(dir, "r.json"), "utf8")).summary).toEqual({
+    expect(parseReport(readFileSync(join(dir, "r.json"), "utf8")).summary as Record<string, number>).toEqual({
       breaking: 1,
       minor: 1,
       patch: 0,
+      security: 0,
       total: 2,
     });
   });
@@ -518,8 +564,8 @@ describe("colour", () => {
 describe("start-up", () => {
   /**
    * Runs the command in-process from source, then counts the MCP SDK modules Bun loaded.
-   * With CONTROL set it also imports the SDK's HTTP transport (which a live --url capture
-   * loads), to show the count does see the SDK when it is loaded.
+   * With CONTROL set it also imports the SDK module that live HTTP captures load
+   * (src/connect/index.ts loads it lazily), to show the count does see the SDK when it is loaded.
    */
   const PROBE = `
 const { buildProgram } = await import("./src/cli/program.ts");
@@ -570,7 +616,7 @@ process.stderr.write("sdk-modules=" + sdk.length + " ajv-modules=" + ajv.length 
     expect(check.stdout).toContain("mcp-contract check");
     expect(lint.stdout).toContain("mcp-contract lint");
     expect([diff.sdkModules, json.sdkModules, check.sdkModules, lint.sdkModules]).toEqual([0, 0, 0, 0]);
-    // The probe can fail: loading the live-capture module does pull the SDK in.
+    // The probe can fail: loading what a live capture loads does pull the SDK in.
     expect(control.sdkModules).toBeGreaterThan(0);
   });
 
@@ -591,4 +637,26 @@ process.stderr.write("sdk-modules=" + sdk.length + " ajv-modules=" + ajv.length 
       expect(lint.ajvModules).toBeGreaterThan(0);
     },
   );
+});
+
+describe("the pair itself", () => {
+  test.concurrent("two different servers, and a side captured with fewer client capabilities: notices", async () => {
+    const dir = tempDir("mcp-contract-pair-");
+    const before = writeFile(
+      dir,
+      "weather.json",
+      lockfile({ server: { name: "weather", version: "1.0.0" }, capture: { clientCapabilities: ["roots"] } }),
+    );
+    const after = writeFile(dir, "billing.json", lockfile({ server: { name: "billing", version: "" } }));
+    const result = await runCli(["diff", before, after]);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain(
+      'notice: the two sides are different servers: "weather" (baseline) and "billing" (current).',
+    );
+    expect(result.stdout).toContain(
+      "notice: the current side was captured declaring fewer client capabilities (none) than the baseline (roots)",
+    );
+    // An empty server version adds nothing, not a double space.
+    expect(result.stdout).toContain(`${after} (billing)`);
+  });
 });

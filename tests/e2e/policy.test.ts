@@ -114,14 +114,38 @@ describe("--used", () => {
     expect(legacy?.exempt).toEqual({ kind: "out-of-scope", reason: "not used by the consumer (--used get_forecast)" });
   });
 
-  test.concurrent("globs and lists: using only set_* passes", async () => {
-    const { result, report } = await checkJson(setup(), ["--used", "set_*,echo", "--used", "other"]);
+  test.concurrent("globs and lists: using only set_* passes; the JSON report lists the resolved scope", async () => {
+    const { result, report } = await checkJson(setup(), ["--used", "set_*,set_alert", "--used", "set_?lert"]);
     expect(result.code).toBe(0);
     expect(report?.result).toBe("pass");
     expect(report?.summary.total).toBe(5);
     expect(report?.changes.find((c) => c.target.name === "legacy_lookup")?.exempt?.reason).toBe(
-      "not used by the consumer (--used set_*,echo,other)",
+      "not used by the consumer (--used set_*,set_alert,set_?lert)",
     );
+    expect((report as unknown as { scope: unknown }).scope).toEqual({
+      given: "--used set_*,set_alert,set_?lert",
+      used: ["set_*", "set_alert", "set_?lert"],
+      usedBy: [],
+      items: [{ kind: "tool", name: "set_alert" }],
+    });
+  });
+
+  test.concurrent("a --used name that matches nothing on either side exits 2 with the closest names", async () => {
+    const s = setup();
+    const [typo, nothing, diff] = await Promise.all([
+      runCli(["check", "--baseline", s.baseline, "--against", s.current, "--used", "get_forcast,set_alert"]),
+      runCli(["check", "--baseline", s.baseline, "--against", s.current, "--used", "nonexistent_tool"]),
+      runCli(["diff", s.baseline, s.current, "--used", "legacy_lookupp"]),
+    ]);
+    for (const result of [typo, nothing, diff]) expectCleanFailure(result, 2);
+    expect(typo.stderr).toContain(
+      '--used "get_forcast" matches no tool, prompt, resource or template on either side. Did you mean "get_forecast"?',
+    );
+    expect(typo.stderr).toContain("would mark every change out of scope and pass the run");
+    expect(nothing.stderr).toContain('--used "nonexistent_tool" matches no tool');
+    expect(nothing.stderr).not.toContain("Did you mean");
+    // A name only the old side has still counts: the consumer used it.
+    expect(diff.stderr).toContain('Did you mean "legacy_lookup"?');
   });
 
   test.concurrent("a concrete URI selects the template it fits", async () => {
@@ -190,6 +214,24 @@ describe("--used-by", () => {
     const { result } = await checkJson(setup(), ["--used-by", src]);
     expect(result.code).toBe(0);
     expect(result.stderr).toBe("");
+  });
+
+  test.concurrent("a consumer that names nothing of the server: a warning, a notice, and only server changes count", async () => {
+    const empty = consumer({ "README.md": "# nothing here\n" });
+    const none = consumer({});
+    const [names, files] = await Promise.all([
+      checkJson(setup(), ["--used-by", empty]),
+      checkJson(setup(), ["--used-by", none]),
+    ]);
+    const expected = `--used-by ${empty} mentions none of the tools, prompts, resources or templates of either side in its string literals (1 files scanned), so only server-level changes count.`;
+    expect(names.result.stderr).toBe(`warning: ${expected}\n`);
+    expect(names.report?.notices).toEqual([expected]);
+    expect(names.result.code).toBe(0);
+    const scope = (names.report as unknown as { scope: { fromUsedBy: number; items: unknown[] } }).scope;
+    expect(scope).toMatchObject({ usedBy: [empty], items: [], fromUsedBy: 0 });
+    const noFiles = `--used-by ${none} holds no source files to scan, so only server-level changes count.`;
+    expect(files.result.stderr).toBe(`warning: ${noFiles}\n`);
+    expect(files.report?.notices).toEqual([noFiles]);
   });
 
   test.concurrent("a path that does not exist exits 2", async () => {
@@ -421,11 +463,17 @@ describe("break-glass", () => {
     expect(unclear.stderr).toContain('MCP_CONTRACT_ALLOW_BREAKING="perhaps" is neither on nor off');
   });
 
-  test.concurrent("diff honours it too", async () => {
+  test.concurrent("diff honours it too; with the text report on stdout the notice is said once, there", async () => {
     const s = setup();
-    const result = await runCli(["diff", s.baseline, s.current, "--fail-on", "breaking", "--allow-breaking"]);
-    expect(result.code).toBe(0);
-    expect(result.stderr).toContain("warning: break-glass: 3 breaking changes allowed by --allow-breaking");
+    const [text, json] = await Promise.all([
+      runCli(["diff", s.baseline, s.current, "--fail-on", "breaking", "--allow-breaking"]),
+      runCli(["diff", s.baseline, s.current, "--fail-on", "breaking", "--allow-breaking", "--format", "json"]),
+    ]);
+    expect(text.code).toBe(0);
+    expect(text.stdout.split(NOTICE)).toHaveLength(2);
+    expect(text.stderr).toBe("");
+    expect(json.code).toBe(0);
+    expect(json.stderr).toContain("warning: break-glass: 3 breaking changes allowed by --allow-breaking");
   });
 });
 
@@ -457,6 +505,12 @@ describe("--enforce-semver", () => {
     expect(minor.result.code).toBe(0);
     expect(patch.result.code).toBe(1);
     expect(patch.report?.notices?.[0]).toStartWith("semver: breaking changes shipped as 0.4.2 → 0.4.3; requires 0.5.0");
+    // The summary line says the same: the bump that gets to 0.5.0 is a minor one.
+    expect((patch.report as unknown as { nextVersion: string }).nextVersion).toBe("0.5.0");
+    const s = setup({ versions: ["0.4.2", "0.4.3"] });
+    const text = await runCli(["check", "--baseline", s.baseline, "--against", s.current, "--enforce-semver"]);
+    expect(text.stdout).toContain("requires a MINOR version bump (to 0.5.0: below 1.0.0 a minor bump may break)");
+    expect(text.stdout).not.toContain("MAJOR");
   });
 
   test.concurrent("a version that is not semver fails with a clear notice", async () => {

@@ -12,6 +12,7 @@
  */
 import type { Json, JsonObject } from "../../contract/model.ts";
 import { acceptsAll, allowsType, containsRef, foldNullBranches, isNever, jsonEqual, normalize } from "../normalize.ts";
+import { withRegexSession } from "../regex.ts";
 import { compareAnnotations } from "./annotations.ts";
 import { compareArrays } from "./arrays.ts";
 import { compareNumbers } from "./bounds.ts";
@@ -46,6 +47,11 @@ const ENGINE: Engine = { compare: compareBounded, equivalent: sameMeaning };
 
 export function compareSchemas(oldSchema: Json | undefined, newSchema: Json | undefined): SchemaChange[] {
   if (jsonEqual(oldSchema, newSchema)) return [];
+  // Server patterns met on the way share one regex budget (../regex.ts).
+  return withRegexSession(() => compareChanged(oldSchema, newSchema));
+}
+
+function compareChanged(oldSchema: Json | undefined, newSchema: Json | undefined): SchemaChange[] {
   const rootOut: SchemaChange[] = [];
   const shared: Shared = {
     engine: ENGINE,

@@ -9,21 +9,45 @@ import { isJsonObject, type Json, type JsonObject } from "../../contract/model.t
 import { escapeSegment } from "../../contract/pointer.ts";
 import { own } from "../dict.ts";
 import { ANNOTATION_KEYWORDS, asObject, isNever, jsonEqual } from "../normalize.ts";
+import { testRegex } from "../regex.ts";
 import { compareCount } from "./bounds.ts";
-import { type Context, compareNode, emit } from "./context.ts";
+import { type Context, compareNode, emit, type SchemaChange } from "./context.ts";
 
-/** The schema an object applies to an undeclared property name, when it is a real constraint. */
-function undeclaredSchema(object: JsonObject, name: string): Json | undefined {
+/**
+ * The schema an object applies to an undeclared property name, when it is a real constraint.
+ * Patterns run on the bounded matcher (../regex.ts): `undecided` names the pattern whose
+ * match could not be decided within its budget.
+ */
+function undeclaredSchema(object: JsonObject, name: string): { schema?: Json; undecided?: string } {
   if (isJsonObject(object.patternProperties)) {
     for (const [pattern, schema] of Object.entries(object.patternProperties)) {
-      try {
-        if (new RegExp(pattern, "u").test(name)) return schema;
-      } catch {
-        // An invalid pattern matches nothing here; lint reports it.
-      }
+      // An invalid pattern matches nothing here; lint reports it.
+      const verdict = testRegex(pattern, name);
+      if (verdict === "undecidable") return { undecided: pattern };
+      if (verdict === true) return { schema };
     }
   }
-  return openness(object.additionalProperties) === "schema" ? object.additionalProperties : undefined;
+  return openness(object.additionalProperties) === "schema" ? { schema: object.additionalProperties } : {};
+}
+
+/** A property only one side declares, where the other side's pattern could not be decided for its name. */
+function reportUndecided(
+  pattern: string,
+  name: string,
+  property: Partial<SchemaChange>,
+  path: string,
+  ctx: Context,
+): void {
+  emit(
+    ctx,
+    "pattern-properties-changed",
+    `${path}/patternProperties/${escapeSegment(pattern)}`,
+    `whether property "${name}" matches pattern /${pattern}/ could not be decided`,
+    {
+      ...property,
+      note: "the pattern ran out of its step budget on this name, so which schema applies to the property cannot be decided; review it",
+    },
+  );
 }
 
 /** open: anything goes; closed: nothing; schema: constrained. */
@@ -57,14 +81,16 @@ function compareProperties(a: JsonObject, b: JsonObject, path: string, ctx: Cont
       // Where the new object still constrains the name (patternProperties, a schema for
       // additionalProperties), compare with that schema; otherwise it is open or closed.
       const fallback = undeclaredSchema(b, name);
-      if (fallback !== undefined) compareNode(pa[name] as Json, fallback, propPath, ctx);
+      if (fallback.undecided !== undefined) reportUndecided(fallback.undecided, name, { before: pa[name] }, path, ctx);
+      else if (fallback.schema !== undefined) compareNode(pa[name] as Json, fallback.schema, propPath, ctx);
       else {
         const rule = closedB ? "closed-object-property-removed" : "property-removed";
         emit(ctx, rule, propPath, `property "${name}" removed`, { before: pa[name] as Json });
       }
     } else {
       const fallback = undeclaredSchema(a, name);
-      if (fallback !== undefined) compareNode(fallback, pb[name] as Json, propPath, ctx);
+      if (fallback.undecided !== undefined) reportUndecided(fallback.undecided, name, { after: pb[name] }, path, ctx);
+      else if (fallback.schema !== undefined) compareNode(fallback.schema, pb[name] as Json, propPath, ctx);
       else {
         const rule = closedA ? "closed-object-property-added" : "property-added";
         emit(ctx, rule, propPath, `property "${name}" added`, { after: pb[name] as Json });

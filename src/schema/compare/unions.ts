@@ -1,13 +1,22 @@
 /**
  * Unions (`anyOf`, `oneOf`) for the variance engine. Branches are paired by meaning, not by
- * position: equivalent branches first (reordering is no change), then the most similar
- * remaining pairs; what is left was added or removed. A plain schema against a union is
+ * position: the same text first, then the same validation keywords, then equivalent branches
+ * (reordering is no change), then the most similar remaining pairs; what is left was added
+ * or removed. A plain schema against a union is
  * matched against the union's branches, so that wrapping a schema in a union with a new
  * alternative is a widening, never a removal. Pure.
  */
 import { isJsonObject, type Json, type JsonObject } from "../../contract/model.ts";
 import { dict } from "../dict.ts";
-import { ANNOTATION_KEYWORDS, allowsType, asObject, type Norm, normalize } from "../normalize.ts";
+import {
+  ANNOTATION_KEYWORDS,
+  allowsType,
+  asObject,
+  canonicalText,
+  containsRef,
+  type Norm,
+  normalize,
+} from "../normalize.ts";
 import { VALIDATION_KEYWORDS } from "./annotations.ts";
 import { type Context, compareNode, emit, equivalent, show } from "./context.ts";
 import { inline } from "./refs.ts";
@@ -49,12 +58,94 @@ export function distributeUnion(norm: Norm): Norm {
   return { ...normalize({ ...annotations, [key]: branches }), nullable: norm.nullable };
 }
 
-/** How alike two branches are (after following a top-level $ref): 0 when their types cannot overlap. */
-function similarity(x: Json, y: Json, ctx: Context): number {
-  const ox = inline(asObject(x), ctx.oldRoot, ctx) ?? asObject(x);
-  const oy = inline(asObject(y), ctx.newRoot, ctx) ?? asObject(y);
-  const nx = normalize(ox);
-  const ny = normalize(oy);
+/** Subschema positions (see ../subschemas.ts): one schema, a list of schemas, a map of names to schemas. */
+const ONE_SCHEMA = new Set([
+  "additionalProperties",
+  "unevaluatedProperties",
+  "propertyNames",
+  "additionalItems",
+  "unevaluatedItems",
+  "contains",
+  "not",
+  "if",
+  "then",
+  "else",
+  "items",
+]);
+const SCHEMA_LIST = new Set(["allOf", "anyOf", "oneOf", "prefixItems"]);
+const SCHEMA_MAP = new Set(["properties", "patternProperties", "dependentSchemas", "dependencies"]);
+
+const meaningTexts = new WeakMap<object, string>();
+/**
+ * The canonical text of a schema's validation keywords only, all the way down: two schemas
+ * with the same meaning text differ at most in documentation (which the engine's
+ * equivalence ignores), so they can be paired without trying every pair. Cached per node.
+ */
+function meaningText(node: Json): string {
+  if (node === null || typeof node !== "object") return canonicalText(node);
+  if (Array.isArray(node)) return `[${node.map(meaningText).join(",")}]`;
+  const cached = meaningTexts.get(node);
+  if (cached !== undefined) return cached;
+  const parts: string[] = [];
+  for (const key of Object.keys(node).sort()) {
+    if (!VALIDATION_KEYWORDS.has(key)) continue;
+    const value = node[key] as Json;
+    let text: string;
+    if (ONE_SCHEMA.has(key) || SCHEMA_LIST.has(key)) text = meaningText(value);
+    else if (SCHEMA_MAP.has(key) && isJsonObject(value)) {
+      const names = Object.keys(value).sort();
+      text = `{${names.map((n) => `${JSON.stringify(n)}:${meaningText(value[n] as Json)}`).join(",")}}`;
+    } else text = canonicalText(value);
+    parts.push(`${JSON.stringify(key)}:${text}`);
+  }
+  const text = `{${parts.join(",")}}`;
+  meaningTexts.set(node, text);
+  return text;
+}
+
+/** Group the free branches of `list` by a key, in order. */
+function byKey(list: Json[], free: (k: number) => boolean, key: (branch: Json) => string): Map<string, number[]> {
+  const groups = new Map<string, number[]>();
+  list.forEach((branch, k) => {
+    if (!free(k)) return;
+    const text = key(branch);
+    const group = groups.get(text);
+    if (group) group.push(k);
+    else groups.set(text, [k]);
+  });
+  return groups;
+}
+
+/** What similarity() reads off a branch (after following a top-level $ref), computed once per branch. */
+interface Shape {
+  norm: Norm;
+  keys: Set<string>;
+  props: Set<string>;
+  values: Set<string>;
+}
+
+function shapeOf(x: Json, root: Json, ctx: Context): Shape {
+  const o = inline(asObject(x), root, ctx) ?? asObject(x);
+  const norm = normalize(o);
+  return {
+    norm,
+    keys: new Set(Object.keys(norm.kw)),
+    props: new Set(isJsonObject(norm.kw.properties) ? Object.keys(norm.kw.properties) : []),
+    values: new Set((norm.values ?? []).map((v) => JSON.stringify(v))),
+  };
+}
+
+const jaccard = (a: Set<string>, b: Set<string>): number => {
+  let shared = 0;
+  for (const k of a) if (b.has(k)) shared++;
+  const union = a.size + b.size - shared;
+  return union === 0 ? 0 : shared / union;
+};
+
+/** How alike two branches are: 0 when their types cannot overlap. */
+function alike(x: Shape, y: Shape): number {
+  const nx = x.norm;
+  const ny = y.norm;
   if (nx.types && ny.types) {
     const overlap =
       [...nx.types].some((t) => allowsType(ny, t)) ||
@@ -62,18 +153,12 @@ function similarity(x: Json, y: Json, ctx: Context): number {
       (nx.types.size === 0 && ny.types.size === 0 && nx.nullable && ny.nullable);
     if (!overlap) return 0;
   }
-  const jaccard = (a: string[], b: string[]) => {
-    const union = new Set([...a, ...b]);
-    return union.size === 0 ? 0 : a.filter((k) => b.includes(k)).length / union.size;
-  };
-  const props = (n: Norm) => (isJsonObject(n.kw.properties) ? Object.keys(n.kw.properties) : []);
-  const values = (n: Norm) => (n.values ?? []).map((v) => JSON.stringify(v));
-  return (
-    1 +
-    jaccard(Object.keys(nx.kw), Object.keys(ny.kw)) +
-    2 * jaccard(props(nx), props(ny)) +
-    2 * jaccard(values(nx), values(ny))
-  );
+  return 1 + jaccard(x.keys, y.keys) + 2 * jaccard(x.props, y.props) + 2 * jaccard(x.values, y.values);
+}
+
+/** How alike an old and a new branch are (after following a top-level $ref): 0 when their types cannot overlap. */
+function similarity(x: Json, y: Json, ctx: Context): number {
+  return alike(shapeOf(x, ctx.oldRoot, ctx), shapeOf(y, ctx.newRoot, ctx));
 }
 
 /**
@@ -125,26 +210,69 @@ export function compareOneSidedUnion(A: Norm, B: Norm, path: string, ctx: Contex
   return true;
 }
 
-/** Pair two unions' branches by meaning (see the header); unpaired ones were removed or added. */
+/**
+ * Pair two unions' branches by meaning (see the header); unpaired ones were removed or added.
+ * Near-linear in the number of branches: branches with the same canonical text pair first
+ * (a pure reordering ends here), and only the leftovers are tried against each other, which
+ * the engine's step budget bounds.
+ */
 export function matchBranches(ba: Json[], bb: Json[], path: string, ctx: Context): void {
   const pairOf = new Map<number, number>();
   const usedB = new Set<number>();
+  // 1. The same text, then the same validation keywords (documentation aside), in order: a
+  // moved branch is the same branch. Branches with a $ref pair by text only (a target may differ).
+  const pairBy = (key: (branch: Json) => string, eligible: (branch: Json) => boolean): void => {
+    const groups = byKey(bb, (k) => !usedB.has(k) && eligible(bb[k] as Json), key);
+    const taken = new Map<string, number>();
+    ba.forEach((branch, i) => {
+      if (pairOf.has(i) || !eligible(branch)) return;
+      const text = key(branch);
+      const group = groups.get(text);
+      const n = taken.get(text) ?? 0;
+      if (group && n < group.length) {
+        const k = group[n] as number;
+        taken.set(text, n + 1);
+        pairOf.set(i, k);
+        usedB.add(k);
+      }
+    });
+  };
+  pairBy(canonicalText, () => true);
+  pairBy(meaningText, (branch) => !containsRef(branch));
+  // 2. The same meaning (documentation aside), for the leftovers: the first free one, in order.
+  let free = bb.map((_, k) => k).filter((k) => !usedB.has(k));
+  let dead = 0;
   ba.forEach((branch, i) => {
-    const j = bb.findIndex((other, k) => !usedB.has(k) && equivalent(branch, other, ctx));
-    if (j !== -1) {
-      usedB.add(j);
-      pairOf.set(i, j);
+    if (pairOf.has(i) || free.length === dead) return;
+    if (dead > 64 && dead * 2 > free.length) {
+      free = free.filter((k) => !usedB.has(k));
+      dead = 0;
+    }
+    for (const k of free) {
+      if (usedB.has(k)) continue;
+      // Past the step budget nothing is compared any more (and reported so): take the next one.
+      if (ctx.shared.exhausted || equivalent(branch, bb[k] as Json, ctx)) {
+        pairOf.set(i, k);
+        usedB.add(k);
+        dead++;
+        break;
+      }
     }
   });
+  // 3. The most similar of what is still left.
+  const leftA = ba.map((_, i) => i).filter((i) => !pairOf.has(i));
+  const leftB = bb.map((_, k) => k).filter((k) => !usedB.has(k));
   const candidates: { i: number; k: number; score: number }[] = [];
-  ba.forEach((branch, i) => {
-    if (pairOf.has(i)) return;
-    bb.forEach((other, k) => {
-      if (usedB.has(k)) return;
-      const score = similarity(branch, other, ctx);
-      if (score > 0) candidates.push({ i, k, score });
-    });
-  });
+  if (leftA.length && leftB.length) {
+    const shapesB = leftB.map((k) => shapeOf(bb[k] as Json, ctx.newRoot, ctx));
+    for (const i of leftA) {
+      const shape = shapeOf(ba[i] as Json, ctx.oldRoot, ctx);
+      leftB.forEach((k, n) => {
+        const score = alike(shape, shapesB[n] as Shape);
+        if (score > 0) candidates.push({ i, k, score });
+      });
+    }
+  }
   candidates.sort((x, y) => y.score - x.score || Math.abs(x.i - x.k) - Math.abs(y.i - y.k) || x.i - y.i);
   for (const { i, k } of candidates) {
     if (pairOf.has(i) || usedB.has(k)) continue;

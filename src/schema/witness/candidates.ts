@@ -16,7 +16,18 @@ import {
   inferTypes,
   resize,
 } from "./instances.ts";
-import { type Cand, dedupe, deepEqual, MAX_LENGTH, num, OMIT, PATTERNS, strings } from "./json.ts";
+import {
+  type Cand,
+  dedupe,
+  MAX_LENGTH,
+  MAX_VALUE_SEEDS,
+  num,
+  OMIT,
+  PATTERNS,
+  pushAll,
+  strings,
+  valueKey,
+} from "./json.ts";
 import { jsonType, lowerBound, okAny, upperBound } from "./local-checks.ts";
 import { declaresOrAllows, propertySchema, type Side, TYPE_NAMES } from "./merge.ts";
 import { typesOf } from "./path-walk.ts";
@@ -61,7 +72,7 @@ function payloadValues(L: Leaf): Json[] {
   const out: Json[] = [];
   for (const p of order) {
     if (p === undefined) continue;
-    if (Array.isArray(p)) out.push(...p);
+    if (Array.isArray(p)) pushAll(out, p);
     else out.push(p);
   }
   return out;
@@ -71,7 +82,7 @@ function valuesOf(alts: JsonObject[]): Json[] | undefined {
   const out: Json[] = [];
   for (const a of alts) {
     if (a.const !== undefined) out.push(a.const);
-    else if (Array.isArray(a.enum)) out.push(...a.enum);
+    else if (Array.isArray(a.enum)) pushAll(out, a.enum);
     else return undefined;
   }
   return out;
@@ -103,18 +114,21 @@ function typeCandidates(L: Leaf): Json[] {
 function valueCandidates(L: Leaf): Json[] {
   const accValues = valuesOf(L.accAlts);
   const rejValues = valuesOf(L.rejAlts);
-  const notInRej = (v: Json) => !rejValues?.some((w) => deepEqual(v, w));
+  const inRej = rejValues ? new Set(rejValues.map(valueKey)) : undefined;
+  const notInRej = (v: Json) => !inRej?.has(valueKey(v));
   const out: Json[] = [];
-  if (accValues) out.push(...accValues.filter(notInRej));
-  out.push(...payloadValues(L).filter(notInRej));
+  if (accValues) pushAll(out, accValues.filter(notInRej));
+  pushAll(out, payloadValues(L).filter(notInRej));
   const pool: Json[] = [
     ...samplesOf(L, 4),
     ...stringCandidates(L, false),
     ...numberCandidates(L),
     ...TYPE_PROBES,
-    ...(rejValues ?? []).flatMap((v): Json[] =>
-      typeof v === "string" ? [`${v}_other`, v.toUpperCase(), ""] : typeof v === "number" ? [v + 1, v - 1] : [],
-    ),
+    ...(rejValues ?? [])
+      .slice(0, MAX_VALUE_SEEDS)
+      .flatMap((v): Json[] =>
+        typeof v === "string" ? [`${v}_other`, v.toUpperCase(), ""] : typeof v === "number" ? [v + 1, v - 1] : [],
+      ),
   ];
   out.push(...pool.filter(notInRej));
   return ranked(L, out);
@@ -172,7 +186,7 @@ function stringCandidates(L: Leaf, rank = true): Json[] {
     for (const v of [
       a.const,
       a.default,
-      ...(Array.isArray(a.enum) ? a.enum : []),
+      ...(Array.isArray(a.enum) ? a.enum.slice(0, MAX_VALUE_SEEDS) : []),
       ...(Array.isArray(a.examples) ? a.examples : []),
     ]) {
       if (typeof v === "string") base.push(v, `${v} `, v.toUpperCase());

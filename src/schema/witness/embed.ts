@@ -6,7 +6,7 @@
 import { isJsonObject, type Json, type JsonObject } from "../../contract/model.ts";
 import { dict } from "../dict.ts";
 import { arrayShape, gen, objectInstance } from "./instances.ts";
-import { type Cand, deepEqual, MAX_LENGTH, num, OMIT, strings, without } from "./json.ts";
+import { type Cand, MAX_LENGTH, num, OMIT, strings, valueKey, without } from "./json.ts";
 import { matches, propertySchema, type Side } from "./merge.ts";
 import type { Frame } from "./path-walk.ts";
 import { regexSamples } from "./regex-samples.ts";
@@ -119,8 +119,14 @@ export class Embedder {
           const arr: Json[] = [];
           for (let j = 0; j < at; j++) arr.push(ctx.prefix[j] ?? ctx.pad[0] ?? null);
           arr.push(v as Json);
-          for (let j = arr.length; j < ctx.min; j++) {
-            arr.push(ctx.prefix[j] ?? ctx.pad.find((p) => !arr.some((a) => deepEqual(a, p))) ?? (v as Json));
+          if (arr.length < ctx.min) {
+            // Up to minItems: a padding value not in the array yet (a set of keys: minItems can be large).
+            const taken = new Set(arr.map(valueKey));
+            for (let j = arr.length; j < ctx.min; j++) {
+              const item = ctx.prefix[j] ?? ctx.pad.find((p) => !taken.has(valueKey(p))) ?? (v as Json);
+              arr.push(item);
+              taken.add(valueKey(item));
+            }
           }
           v = arr;
           break;

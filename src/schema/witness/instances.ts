@@ -5,18 +5,7 @@
  */
 import { isJsonObject, type Json, type JsonObject } from "../../contract/model.ts";
 import { dict } from "../dict.ts";
-import {
-  codeLength,
-  dedupe,
-  deepEqual,
-  MAX_DEPTH,
-  MAX_LENGTH,
-  num,
-  PATTERNS,
-  refOf,
-  strings,
-  without,
-} from "./json.ts";
+import { codeLength, dedupe, MAX_DEPTH, MAX_LENGTH, num, PATTERNS, refOf, strings, valueKey, without } from "./json.ts";
 import { lowerBound, numberOk, okAny, stringOk, typeAllows, upperBound } from "./local-checks.ts";
 import { declaresOrAllows, merge, propertySchema, Side, type TypeName, typeList } from "./merge.ts";
 import { regexSamples } from "./regex-samples.ts";
@@ -129,6 +118,7 @@ function stringSamples(s: JsonObject, n: number): string[] {
 /** Extend samples with more distinct values of the same shape (for uniqueItems, minProperties). */
 export function distinctFill(samples: Json[], count: number): Json[] {
   const out = dedupe(samples);
+  const keys = new Set(out.map(valueKey));
   const first = out[0];
   for (let i = 1; out.length < count && i < count * 4; i++) {
     let next: Json | undefined;
@@ -138,7 +128,11 @@ export function distinctFill(samples: Json[], count: number): Json[] {
     else if (isJsonObject(first)) next = { ...first, [`k${i}`]: `${i}` };
     else if (Array.isArray(first)) next = first.length ? [...first, ...Array<Json>(i).fill(first[0] as Json)] : [i];
     if (next === undefined) break;
-    if (!out.some((v) => deepEqual(v, next))) out.push(next);
+    const key = valueKey(next);
+    if (!keys.has(key)) {
+      keys.add(key);
+      out.push(next);
+    }
   }
   return out;
 }
@@ -164,8 +158,15 @@ export function gen(schema: Json | undefined, side: Side, n: number, depth = 0, 
   }
   if (s.const !== undefined) return [s.const];
   if (Array.isArray(s.enum)) {
-    const fits = s.enum.filter((v) => typeAllows(s, v));
-    return [...fits, ...s.enum.filter((v) => !fits.includes(v))].slice(0, n);
+    // Values of the declared type first; only the first n are wanted, out of any number.
+    const out: Json[] = [];
+    for (const fits of [true, false]) {
+      for (const v of s.enum) {
+        if (out.length >= n) return out;
+        if (typeAllows(s, v) === fits) out.push(v);
+      }
+    }
+    return out;
   }
   for (const key of ["anyOf", "oneOf"]) {
     const branches = s[key];
@@ -237,18 +238,21 @@ function arrayInstance(s: JsonObject, side: Side, depth: number, stack: readonly
   if (minItems > MAX_LENGTH) return undefined;
   const unique = s.uniqueItems === true;
   const arr: Json[] = [];
+  const taken = new Set<string>();
   const restSamples = minItems > prefix.length ? gen(rest, side, unique ? minItems + 2 : 1, depth + 1, stack) : [];
   const pool = unique ? distinctFill(restSamples, minItems) : restSamples;
+  let next = 0; // for unique items: pool entries before this one are taken
   for (let i = 0; i < minItems; i++) {
+    let v: Json | undefined;
     if (i < prefix.length) {
-      const v = gen(prefix[i], side, 1, depth + 1, stack)[0];
-      if (v === undefined) return undefined;
-      arr.push(v);
-    } else {
-      const v = unique ? pool.find((p) => !arr.some((a) => deepEqual(a, p))) : pool[0];
-      if (v === undefined) return undefined;
-      arr.push(v);
-    }
+      v = gen(prefix[i], side, 1, depth + 1, stack)[0];
+    } else if (unique) {
+      while (next < pool.length && taken.has(valueKey(pool[next] as Json))) next++;
+      v = pool[next];
+    } else v = pool[0];
+    if (v === undefined) return undefined;
+    arr.push(v);
+    taken.add(valueKey(v));
   }
   if (s.contains !== undefined && s.contains !== true) {
     const c = gen(s.contains, side, 1, depth + 1, stack)[0];

@@ -5,6 +5,7 @@
  * module can build on it.
  */
 import type { Json, JsonObject } from "../../contract/model.ts";
+import { canonicalText } from "../normalize.ts";
 import { decodeFragment, parsePointer, resolveRef as resolveSchemaRef } from "../ref.ts";
 
 /** Deepest schema nesting followed while building instances; also the $ref expansion limit. */
@@ -13,6 +14,11 @@ export const MAX_DEPTH = 32;
 export const GEN_BUDGET = 20_000;
 /** Longest string / array a witness may need (bounds beyond this give no witness). */
 export const MAX_LENGTH = 10_000;
+/**
+ * Values of one enum that seed variants of themselves as candidates (`v_other`, `v `, …):
+ * every value of an enum is still tried as itself, the variants come from the first ones only.
+ */
+export const MAX_VALUE_SEEDS = 256;
 
 export const OMIT: unique symbol = Symbol("omit");
 /** A leaf candidate: a value, or OMIT ("leave this property out") at a property position. */
@@ -33,6 +39,26 @@ export function deepEqual(a: Json | undefined, b: Json | undefined): boolean {
   const ao = a as JsonObject;
   const bo = b as JsonObject;
   return ka.length === Object.keys(bo).length && ka.every((k) => Object.hasOwn(bo, k) && deepEqual(ao[k], bo[k]));
+}
+
+/** A key under which deepEqual values (key order aside) are equal: for Set lookups instead of scans. */
+export const valueKey = (value: Json): string => canonicalText(value);
+
+const valueSets = new WeakMap<readonly Json[], Set<string>>();
+/** The values of a list as a set of valueKey()s, cached per list: membership in linear time overall. */
+export function valueSet(values: readonly Json[]): Set<string> {
+  let set = valueSets.get(values);
+  if (!set) {
+    set = new Set(values.map(valueKey));
+    valueSets.set(values, set);
+  }
+  return set;
+}
+
+/** Push every item (a spread call has a limit on arguments; server lists do not). */
+export function pushAll<T>(out: T[], items: readonly T[]): T[] {
+  for (const item of items) out.push(item);
+  return out;
 }
 
 export function dedupe<T extends Cand>(values: T[]): T[] {

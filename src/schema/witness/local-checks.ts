@@ -5,7 +5,7 @@
  */
 import { fullFormats } from "ajv-formats/dist/formats";
 import { isJsonObject, type Json, type JsonObject } from "../../contract/model.ts";
-import { codeLength, deepEqual, num, PATTERNS, strings } from "./json.ts";
+import { codeLength, deepEqual, num, PATTERNS, strings, valueKey, valueSet } from "./json.ts";
 import { declaresOrAllows, matches, type TypeName, typeList } from "./merge.ts";
 
 export function jsonType(value: Json): TypeName {
@@ -107,7 +107,7 @@ function safe(f: () => boolean): boolean {
 function locallyOk(node: JsonObject, value: Json): boolean {
   if (!typeAllows(node, value)) return false;
   if (node.const !== undefined && !deepEqual(node.const, value)) return false;
-  if (Array.isArray(node.enum) && !node.enum.some((v) => deepEqual(v, value))) return false;
+  if (Array.isArray(node.enum) && !valueSet(node.enum).has(valueKey(value))) return false;
   if (typeof value === "number") return numberOk(node, value);
   if (typeof value === "string") return stringOk(node, value);
   if (Array.isArray(value)) {
@@ -115,7 +115,7 @@ function locallyOk(node: JsonObject, value: Json): boolean {
     const max = num(node.maxItems);
     if (min !== undefined && value.length < min) return false;
     if (max !== undefined && value.length > max) return false;
-    if (node.uniqueItems === true && value.some((v, i) => value.findIndex((w) => deepEqual(v, w)) !== i)) return false;
+    if (node.uniqueItems === true && new Set(value.map(valueKey)).size !== value.length) return false;
     return true;
   }
   if (isJsonObject(value)) {

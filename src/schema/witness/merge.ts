@@ -6,7 +6,19 @@
  */
 import { isJsonObject, type Json, type JsonObject } from "../../contract/model.ts";
 import { dict } from "../dict.ts";
-import { deepEqual, GEN_BUDGET, MAX_DEPTH, PATTERNS, refOf, resolveRef, strings, without } from "./json.ts";
+import { type BoundedRegExp, compileRegex, testRegex } from "../regex.ts";
+import {
+  deepEqual,
+  GEN_BUDGET,
+  MAX_DEPTH,
+  PATTERNS,
+  refOf,
+  resolveRef,
+  strings,
+  valueKey,
+  valueSet,
+  without,
+} from "./json.ts";
 
 export const TYPE_NAMES = ["null", "boolean", "object", "array", "number", "integer", "string"] as const;
 export type TypeName = (typeof TYPE_NAMES)[number];
@@ -93,7 +105,10 @@ export function merge(a: Json | undefined, b: Json | undefined): Json {
         }
         break;
       case "enum":
-        if (Array.isArray(cur) && Array.isArray(v)) r.enum = cur.filter((x) => v.some((y) => deepEqual(x, y)));
+        if (Array.isArray(cur) && Array.isArray(v)) {
+          const other = valueSet(v);
+          r.enum = cur.filter((x) => other.has(valueKey(x)));
+        }
         break;
       case "const":
         return false;
@@ -244,22 +259,12 @@ export function declaresOrAllows(node: JsonObject, name: string): boolean {
   return node.additionalProperties !== false;
 }
 
-const regexCache = new Map<string, RegExp | null>();
-export function regex(pattern: string): RegExp | undefined {
-  let re = regexCache.get(pattern);
-  if (re === undefined) {
-    try {
-      re = new RegExp(pattern, "u");
-    } catch {
-      re = null;
-    }
-    if (regexCache.size > 2000) regexCache.clear();
-    regexCache.set(pattern, re);
-  }
-  return re ?? undefined;
+/** A server's pattern compiled for bounded matching (../regex.ts), or undefined when it is invalid. */
+export function regex(pattern: string): BoundedRegExp | undefined {
+  return compileRegex(pattern);
 }
 
+/** Whether `s` matches the pattern; an invalid pattern, or one undecidable within its budget, matches nothing here. */
 export function matches(pattern: string, s: string): boolean {
-  const re = regex(pattern);
-  return re ? re.test(s) : false;
+  return testRegex(pattern, s) === true;
 }

@@ -1,10 +1,11 @@
 /**
  * Strings that match a regular expression, from a small parser and generator for the common
  * subset of patterns; back-references, \p{…} and the like yield no sample. Every sample is
- * tested against the real RegExp before it is returned.
+ * tested against the pattern (with the bounded matcher, ../regex.ts) before it is returned.
  */
+import { testRegex } from "../regex.ts";
 import { MAX_LENGTH } from "./json.ts";
-import { matches, regex } from "./merge.ts";
+import { regex } from "./merge.ts";
 
 type RNode =
   | { t: "alt"; alts: RItem[][] }
@@ -272,7 +273,14 @@ export function regexSamples(pattern: string): string[] {
       out = [];
     }
   }
-  out = [...new Set(out)].filter((s) => matches(pattern, s));
+  let undecided = false;
+  out = [...new Set(out)].filter((s) => {
+    const verdict = testRegex(pattern, s);
+    if (verdict === "undecidable") undecided = true;
+    return verdict === true;
+  });
+  // Samples that could not be checked within the regex budget are left out, for this time only.
+  if (undecided) return out;
   if (regexSampleCache.size > 2000) regexSampleCache.clear();
   regexSampleCache.set(pattern, out);
   return out;

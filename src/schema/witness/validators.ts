@@ -1,5 +1,6 @@
 /**
- * ajv validators for whole root schemas: the final word on every witness candidate.
+ * ajv validators for whole root schemas: the final word on every witness candidate (server
+ * patterns run on the bounded matcher, so a validator never hangs).
  * Compiled validators are cached per root object until releaseValidators(); ajv instances
  * are made on first use, one shared per dialect (a private one for schemas with embedded ids).
  */
@@ -9,14 +10,32 @@ import Ajv2020 from "ajv/dist/2020";
 import addFormats from "ajv-formats";
 import { isJsonObject, type Json, type JsonObject } from "../../contract/model.ts";
 import { numericBounds } from "../normalize.ts";
+import { compileRegex, RegexUndecidable } from "../regex.ts";
 import { forEachSubschema } from "../subschemas.ts";
 
-export type Check = (value: Json) => boolean;
+/** Whether a value is valid: true, false, or undefined when a pattern could not be decided within its budget. */
+export type Check = (value: Json) => boolean | undefined;
 type Dialect = "2020" | "2019" | "07";
 interface Compiler {
   compile(schema: object): (data: unknown) => boolean | Promise<unknown>;
   removeSchema(schema: object): unknown;
 }
+
+/**
+ * `pattern` and `patternProperties` are server text: ajv runs them on the bounded matcher
+ * (../regex.ts), never on the host's backtracking engine. An invalid pattern fails the
+ * compile, as it would with RegExp; a test that runs out of budget throws RegexUndecidable
+ * out of the validator, and the check answers undefined.
+ */
+const boundedRegExp = Object.assign(
+  (pattern: string, flags: string) => {
+    if (flags !== "u") throw new SyntaxError(`unsupported regular expression flags "${flags}"`);
+    const re = compileRegex(pattern);
+    if (!re) throw new SyntaxError(`invalid regular expression /${pattern}/`);
+    return re;
+  },
+  { code: "boundedRegExp" },
+);
 
 // code.optimize off: compiling is what costs here (each root schema is validated a few hundred
 // times at most), and skipping ajv's code optimization passes roughly halves compile time.
@@ -25,7 +44,8 @@ const AJV_OPTIONS = {
   allErrors: false,
   validateFormats: true,
   logger: false,
-  code: { optimize: false },
+  unicodeRegExp: true,
+  code: { optimize: false, regExp: boundedRegExp },
 } as const;
 let validators = new WeakMap<object, Check | null>();
 
@@ -128,7 +148,14 @@ export function validatorFor(root: Json): Check | undefined {
   }
   try {
     const fn = compiler.compile(copy);
-    check = (value) => fn(value) === true;
+    check = (value) => {
+      try {
+        return fn(value) === true;
+      } catch (error) {
+        if (error instanceof RegexUndecidable) return undefined;
+        throw error;
+      }
+    };
   } catch {
     check = null;
   } finally {

@@ -1,4 +1,5 @@
 import { describe, expect, test } from "bun:test";
+import type { Json } from "../../../src/contract/model.ts";
 import { pointer, pointerToDotted } from "../../../src/contract/pointer.ts";
 import { show } from "../../../src/diff/change.ts";
 import { fnv1a64 } from "../../../src/diff/fingerprint.ts";
@@ -9,7 +10,9 @@ import {
   normalizeName,
   type RenameCandidate,
 } from "../../../src/diff/rename.ts";
+import { absentWording, hintSummary, isHintRule, mapSchemaChanges } from "../../../src/diff/tools.ts";
 import { parseTemplateVariables, templateVariableNames } from "../../../src/diff/uri-template.ts";
+import { compareSchemas } from "../../../src/schema/compare/index.ts";
 import { levenshtein } from "../../../src/util/text.ts";
 
 describe("fnv1a64", () => {
@@ -99,5 +102,47 @@ describe("rename budget", () => {
     const renames = findRenames(removed, added);
     expect([...renames]).toEqual([["old_0", "old_5x"]]);
     expect(findRenames(removed.slice(0, 3), added.slice(0, 3)).get("old_1")).toBe("old_1x");
+  });
+});
+
+describe("messages people read", () => {
+  const schemaMessages = (a: Json, b: Json) =>
+    mapSchemaChanges("t", "inputSchema", "input", compareSchemas(a, b)).map((c) => c.message);
+
+  test('a missing keyword is "absent", never JavaScript\'s undefined, and an absent upper bound "no limit"', () => {
+    expect(
+      schemaMessages({ type: "object" }, { $schema: "https://json-schema.org/draft/2020-12/schema", type: "object" }),
+    ).toEqual(['dialect changed from absent to "https://json-schema.org/draft/2020-12/schema" at inputSchema']);
+    expect(schemaMessages({ type: "string", maxLength: 50 }, { type: "string" })).toEqual([
+      "maxLength raised from 50 to absent (no limit) at inputSchema",
+    ]);
+    expect(schemaMessages({ type: "number", multipleOf: 5 }, { type: "number" })).toEqual([
+      "multipleOf changed from 5 to absent at inputSchema",
+    ]);
+    expect(schemaMessages({ type: "number", maximum: 5 }, { type: "number" })).toEqual([
+      "upper bound changed from <= 5 to absent at inputSchema",
+    ]);
+    for (const message of schemaMessages({ type: "string", minLength: 2, maxItems: 3 }, { type: "string" })) {
+      expect(message).not.toMatch(/\bundefined\b|\bnone\b/);
+    }
+    expect(absentWording("x changed from undefined to 3", undefined, 3)).toBe("x changed from absent to 3");
+    // A value that is really called "none" stays.
+    expect(absentWording('enum value "none" removed', "none", undefined)).toBe('enum value "none" removed');
+  });
+
+  test("a tool's hint changes in one phrase", () => {
+    expect(
+      hintSummary([
+        "tool-now-read-only",
+        "tool-no-longer-destructive",
+        "tool-now-idempotent",
+        "tool-no-longer-open-world",
+      ]),
+    ).toBe("now read-only, non-destructive, idempotent, closed-world");
+    expect(hintSummary(["tool-now-destructive", "tool-no-longer-read-only", "tool-no-longer-idempotent"])).toBe(
+      "no longer read-only or idempotent; now destructive",
+    );
+    expect(isHintRule("tool-now-open-world")).toBe(true);
+    expect(isHintRule("tool-metadata-changed")).toBe(false);
   });
 });

@@ -7,6 +7,7 @@ import type { Contract } from "../../../src/contract/model.ts";
 import { compareSurfaces } from "../../../src/policy/compare.ts";
 import { DIFF_RULES as RULES } from "../../../src/rules/registry.ts";
 import { contract, type Expected, prompt, resource, summary, template, tool } from "./helpers.ts";
+import { SURFACE_2026_ROWS } from "./rules-2026.ts";
 
 interface Row {
   title: string;
@@ -832,6 +833,7 @@ const GROUPS: [string, Row[]][] = [
   ["prompts", PROMPT_ROWS],
   ["server", SERVER_ROWS],
   ["security", SECURITY_ROWS],
+  ["2026 surface: x-mcp-header, MCP Apps, extensions, tasks", SURFACE_2026_ROWS],
 ];
 
 for (const [name, rows] of GROUPS) {

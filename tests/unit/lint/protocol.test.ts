@@ -181,6 +181,100 @@ const ROWS: Row[] = [
     contract: { tools: [tool("t", { outputSchema: { type: "object" } }), tool("u")] },
     expected: [],
   },
+  {
+    rule: "output-schema-not-object",
+    title: "2026-07-28: an array, a string or a typeless root is fine (structuredContent may be any JSON value)",
+    contract: {
+      protocolVersion: "2026-07-28",
+      tools: [
+        tool("a", { outputSchema: { type: "array", items: { type: "string" } } }),
+        tool("b", { outputSchema: { type: "string" } }),
+        tool("c", { outputSchema: { anyOf: [{ type: "number" }, { type: "null" }] } }),
+      ],
+    },
+    expected: [],
+  },
+  {
+    rule: "output-schema-not-object",
+    title: "2026-07-28: a boolean schema is still no schema object",
+    contract: { protocolVersion: "2026-07-28", tools: [tool("t", { outputSchema: true })] },
+    expected: [{ path: "/outputSchema", message: 'tool "t": outputSchema is a boolean, not a JSON Schema object' }],
+  },
+  {
+    rule: "output-schema-not-object",
+    title: "2025-11-25: an array root is still an error",
+    contract: { protocolVersion: "2025-11-25", ...withOutput({ type: "array" }) },
+    expected: [{ path: "/outputSchema/type", message: 'outputSchema has type "array" (must be "object")' }],
+  },
+  // mcp-header-invalid
+  {
+    rule: "mcp-header-invalid",
+    title: "valid declarations, nested through properties, unique ignoring case",
+    contract: withInput({
+      type: "object",
+      properties: {
+        region: { type: "string", "x-mcp-header": "Region" },
+        page: { type: "integer", "x-mcp-header": "Page" },
+        dry: { type: "boolean", "x-mcp-header": "Dry-Run" },
+        scope: { type: "object", properties: { tenant: { type: "string", "x-mcp-header": "Tenant_ID.v2" } } },
+        note: { type: "string", default: { "x-mcp-header": "not a declaration: data" } },
+      },
+    }),
+    expected: [],
+  },
+  {
+    rule: "mcp-header-invalid",
+    title: "every constraint of the specification, one finding each",
+    contract: withInput({
+      type: "object",
+      "x-mcp-header": "Root",
+      properties: {
+        a: { type: "string", "x-mcp-header": "" },
+        b: { type: "string", "x-mcp-header": "Tenant ID" },
+        c: { type: "string", "x-mcp-header": "X\r\nInjected: 1" },
+        d: { type: "number", "x-mcp-header": "Limit" },
+        e: { type: ["string", "null"], "x-mcp-header": "Maybe" },
+        f: { type: "string", "x-mcp-header": 7 },
+        g: { type: "string", "x-mcp-header": "Region" },
+        h: { type: "string", "x-mcp-header": "REGION" },
+        list: { type: "array", items: { type: "string", "x-mcp-header": "Item" } },
+      },
+      anyOf: [{ properties: { z: { type: "string", "x-mcp-header": "Branch" } } }],
+    }),
+    expected: [
+      { path: "/inputSchema/x-mcp-header", message: "it is on the schema root, not on a property" },
+      {
+        path: "/inputSchema/anyOf/0/properties/z/x-mcp-header",
+        message: "is not on a property reachable from the schema root through `properties` alone",
+      },
+      {
+        path: "/inputSchema/properties/a/x-mcp-header",
+        message: 'x-mcp-header "" on property "a" is invalid: its value is empty',
+      },
+      {
+        path: "/inputSchema/properties/b/x-mcp-header",
+        message: "it contains U+0020; clients on Streamable HTTP drop the tool",
+      },
+      {
+        path: "/inputSchema/properties/c/x-mcp-header",
+        message: 'U+000D, U+000A, ":" (U+003A), U+0020 (a line break there would inject headers',
+      },
+      {
+        path: "/inputSchema/properties/d/x-mcp-header",
+        message: 'the property has type "number"; only string, integer and boolean',
+      },
+      { path: "/inputSchema/properties/e/x-mcp-header", message: 'the property has type ["string","null"]' },
+      {
+        path: "/inputSchema/properties/f/x-mcp-header",
+        message: 'x-mcp-header 7 on property "f" is invalid: its value is a number, not a string',
+      },
+      {
+        path: "/inputSchema/properties/h/x-mcp-header",
+        message: '"REGION" is already declared by property "g" ("Region")',
+      },
+      { path: "/inputSchema/properties/list/items/x-mcp-header", message: "is not on a property reachable" },
+    ],
+  },
   // schema-invalid
   {
     rule: "schema-invalid",

@@ -1,5 +1,14 @@
 import { describe, expect, test } from "bun:test";
-import { applyScope, describeUsage, parseUsedList, usageMatcher } from "../../../src/policy/scope.ts";
+import type { Contract } from "../../../src/contract/model.ts";
+import { UsageError } from "../../../src/errors.ts";
+import {
+  applyScope,
+  describeUsage,
+  parseUsedList,
+  resolveScope,
+  usageMatcher,
+  usedByNotice,
+} from "../../../src/policy/scope.ts";
 import { change } from "./helpers.ts";
 
 const forecast = change("required-added", "breaking", "tool", "get_forecast", { direction: "input" });
@@ -89,5 +98,68 @@ describe("applyScope", () => {
     expect(describeUsage(["echo,get-*"], [])).toBe("--used echo,get-*");
     expect(describeUsage([], ["src/", "lib/"])).toBe("--used-by src/ lib/");
     expect(describeUsage(["a", "b"], ["src/"])).toBe("--used a,b --used-by src/");
+  });
+});
+
+describe("the resolved scope", () => {
+  const surface = (tools: string[], templates: string[] = []): Contract =>
+    ({
+      lockfileVersion: 1,
+      server: { name: "w" },
+      protocolVersion: "2025-11-25",
+      capabilities: {},
+      capture: { clientCapabilities: [] },
+      tools: tools.map((name) => ({ name })),
+      resources: [],
+      resourceTemplates: templates.map((uriTemplate) => ({ uriTemplate })),
+      prompts: [],
+    }) as Contract;
+  const before = surface(["get_forecast", "set_alert", "tool_10", "tool_9"], ["weather://city/{city}/today"]);
+  const after = surface(["get_forecast", "tool_10", "tool_9", "new_tool"]);
+
+  test("what --used selects on either side, in kind order then natural order", () => {
+    const usage = { patterns: ["tool_*", "set_alert", "weather://city/paris/today"], description: "--used …" };
+    expect(resolveScope(usage, before, after)).toEqual({
+      given: "--used …",
+      used: ["tool_*", "set_alert", "weather://city/paris/today"],
+      usedBy: [],
+      items: [
+        { kind: "tool", name: "set_alert" },
+        { kind: "tool", name: "tool_9" },
+        { kind: "tool", name: "tool_10" },
+        { kind: "resourceTemplate", name: "weather://city/{city}/today" },
+      ],
+    });
+  });
+
+  test("a --used entry that selects nothing is a usage error with the closest names", () => {
+    const run = (patterns: string[]) => () => resolveScope({ patterns, description: "" }, before, after);
+    expect(run(["get_forcast"])).toThrow(UsageError);
+    expect(run(["get_forcast"])).toThrow(
+      '--used "get_forcast" matches no tool, prompt, resource or template on either side. Did you mean "get_forecast"?',
+    );
+    expect(run(["zzz_*"])).toThrow('--used "zzz_*" matches no tool');
+    // Only on the old side, or only on the new: both count.
+    expect(run(["set_alert", "new_tool"])).not.toThrow();
+  });
+
+  test("--used-by: how many items its literals selected, and the notice when none", () => {
+    const usage = {
+      patterns: [],
+      literals: new Set(["unrelated"]),
+      usedBy: ["src/"],
+      files: 3,
+      description: "--used-by src/",
+    };
+    const scope = resolveScope(usage, before, after);
+    expect(scope).toMatchObject({ usedBy: ["src/"], items: [], fromUsedBy: 0 });
+    expect(usedByNotice(scope, usage)).toBe(
+      "--used-by src/ mentions none of the tools, prompts, resources or templates of either side in its string literals (3 files scanned), so only server-level changes count.",
+    );
+    expect(usedByNotice(scope, { ...usage, files: 0 })).toBe(
+      "--used-by src/ holds no source files to scan, so only server-level changes count.",
+    );
+    const found = { ...usage, literals: new Set(["get_forecast"]) };
+    expect(usedByNotice(resolveScope(found, before, after), found)).toBeUndefined();
   });
 });

@@ -1,5 +1,6 @@
 import { describe, expect, test } from "bun:test";
-import { breakGlassFrom, finishVerdict } from "../../../src/policy/verdict.ts";
+import type { Contract } from "../../../src/contract/model.ts";
+import { breakGlassFrom, comparisonNotices, finishVerdict } from "../../../src/policy/verdict.ts";
 import { buildReport, type FailOn, type ReportChange, type Side } from "../../../src/report/model.ts";
 import { change } from "./helpers.ts";
 
@@ -17,9 +18,14 @@ const breaking = change("tool-removed", "breaking", "tool", "legacy");
 const minor = change("tool-added", "minor", "tool", "fresh");
 
 describe("finishVerdict", () => {
-  test("a passing report passes unchanged", () => {
+  test("a passing report passes unchanged, with the next version its changes require", () => {
     const r = report([minor]);
-    expect(finishVerdict(r, {})).toEqual({ report: r, exitCode: 0 });
+    expect(finishVerdict(r, {})).toEqual({ report: { ...r, nextVersion: "1.5.0" }, exitCode: 0 });
+    // Below 1.0.0 the rules shift one place; with no semantic version there is none.
+    expect(finishVerdict(report([breaking], "0.4.2", "0.4.3"), {}).report.nextVersion).toBe("0.5.0");
+    expect(finishVerdict(report([minor], "0.4.2", "0.4.3"), {}).report.nextVersion).toBe("0.4.3");
+    expect(finishVerdict(report([breaking], "latest", "x"), {}).report.nextVersion).toBeUndefined();
+    expect(finishVerdict(report([]), {}).report.nextVersion).toBeUndefined();
   });
 
   test("a failing report exits 1", () => {
@@ -31,7 +37,7 @@ describe("finishVerdict", () => {
 
   test("semver: passing adds nothing", () => {
     const r = report([breaking], "1.4.2", "2.0.0", "never");
-    expect(finishVerdict(r, { enforceSemver: true })).toEqual({ report: r, exitCode: 0 });
+    expect(finishVerdict(r, { enforceSemver: true })).toEqual({ report: { ...r, nextVersion: "2.0.0" }, exitCode: 0 });
   });
 
   test("semver: a breaking change in a patch release fails even with --fail-on never", () => {
@@ -57,7 +63,7 @@ describe("finishVerdict", () => {
     const notice =
       "break-glass: 2 breaking changes allowed by --allow-breaking (reason: hotfix INC-42). The run exits 0, but nothing above is hidden or accepted into the baseline.";
     expect(out).toEqual({
-      report: { ...failing, notices: ["earlier notice", notice] },
+      report: { ...failing, nextVersion: "2.0.0", notices: ["earlier notice", notice] },
       exitCode: 0,
       warning: notice,
     });
@@ -78,7 +84,10 @@ describe("finishVerdict", () => {
 
   test("break-glass on a passing run adds nothing", () => {
     const r = report([minor]);
-    expect(finishVerdict(r, { breakGlass: { source: "--allow-breaking" } })).toEqual({ report: r, exitCode: 0 });
+    expect(finishVerdict(r, { breakGlass: { source: "--allow-breaking" } })).toEqual({
+      report: { ...r, nextVersion: "1.5.0" },
+      exitCode: 0,
+    });
   });
 });
 
@@ -106,5 +115,34 @@ describe("break-glass switches", () => {
       error:
         'MCP_CONTRACT_ALLOW_BREAKING="maybe" is neither on nor off: set it to 1 to let a failing run exit 0, or to 0 (or unset it).',
     });
+  });
+});
+
+describe("what the pair itself says", () => {
+  const surface = (name: string, clientCapabilities: string[]): Contract =>
+    ({
+      lockfileVersion: 1,
+      server: { name, version: "1.0.0" },
+      protocolVersion: "2025-11-25",
+      capabilities: {},
+      capture: { clientCapabilities },
+      tools: [],
+      resources: [],
+      resourceTemplates: [],
+      prompts: [],
+    }) as Contract;
+
+  test("the same server, captured alike: nothing", () => {
+    expect(comparisonNotices(surface("w", ["roots"]), surface("w", ["roots", "sampling"]))).toEqual([]);
+  });
+
+  test("two different servers, and a capture that declared fewer client capabilities than the baseline", () => {
+    expect(comparisonNotices(surface("weather", ["roots", "sampling"]), surface("billing", ["roots"]))).toEqual([
+      'the two sides are different servers: "weather" (baseline) and "billing" (current). If that is not intended, compare the lockfiles of one server.',
+      "the current side was captured declaring fewer client capabilities (roots) than the baseline (roots, sampling): what a server shows only to clients that declare sampling looks removed. Capture with --client-capabilities roots,sampling to compare like with like.",
+    ]);
+    expect(comparisonNotices(surface("w", ["roots"]), surface("w", []))[0]).toContain(
+      "fewer client capabilities (none)",
+    );
   });
 });

@@ -55,8 +55,12 @@ describe("markdown", () => {
     expect(md).toContain("<details>\n<summary>🟡 <strong>Minor (5)</strong></summary>");
     expect(md).toContain('> ⚠️ ignore "enum-value-removed" on tool "old\\_tool" expired');
     expect(renderMarkdown(emptyReport())).toContain("## ✅ mcp-contract check: no changes");
+    // Reporting only, with breaking changes listed: never a green tick over them.
     const passing = renderMarkdown({ ...diff.report, result: "pass", failing: 0, failOn: "never" });
-    expect(passing.startsWith("## ✅ mcp-contract diff: reporting only")).toBe(true);
+    expect(passing.startsWith("## ⚠️ mcp-contract diff: 10 breaking changes, reporting only\n")).toBe(true);
+    const minorOnly = diff.report.changes.filter((c) => c.severity !== "breaking");
+    const compatible = buildReport("diff", diff.report.baseline, diff.report.current, minorOnly, "never");
+    expect(renderMarkdown(compatible).startsWith("## ✅ mcp-contract diff: reporting only\n")).toBe(true);
   });
 
   test("exempt changes are marked with their reason and do not count as failing", () => {
@@ -234,23 +238,30 @@ describe("junit", () => {
 });
 
 describe("github", () => {
-  test("one command per change: errors for failing changes, warnings and notices for the rest", () => {
+  test("one command per change: errors for breaking and failing changes, notices for minor and exempt ones, none for patch", () => {
     const lines = renderGithub(diff.report, diff.context).trimEnd().split("\n");
-    expect(lines).toHaveLength(diff.report.changes.length + diff.report.notices.length + 1);
+    const patch = diff.report.changes.filter((c) => c.severity === "patch").length;
+    expect(lines).toHaveLength(diff.report.changes.length - patch + diff.report.notices.length + 1);
     const line = (rule: string) => lines.find((l) => l.includes(`title=${rule}::`)) ?? "";
     expect(line("enum-value-removed")).toMatch(
-      /^::error file=mcp\.contract\.json,line=\d+,col=13,title=enum-value-removed::breaking: tool "get_forecast": value "imperial" no longer allowed at inputSchema\.properties\.units%0Awitness/,
+      /^::error file=build\/next\.contract\.json,line=\d+,col=13,title=enum-value-removed::breaking: tool "get_forecast": value "imperial" no longer allowed at inputSchema\.properties\.units%0Awitness/,
     );
-    expect(line("required-added")).toMatch(/^::warning .*%0Adoes not count: ignored: days is always sent/);
-    expect(line("pattern-added")).toMatch(/^::warning .*%0Adoes not count: out of scope: set_alert/);
-    expect(line("maximum-raised")).toMatch(/^::warning /);
-    expect(line("server-info-changed")).toMatch(
-      /^::notice file=mcp\.contract\.json,line=5,col=5,title=server-info-changed::/,
-    );
-    expect(line("tool-added")).toMatch(/^::warning file=build\/next\.contract\.json,line=\d+,col=5,/);
+    expect(line("required-added")).toMatch(/^::notice .*%0Adoes not count: ignored: days is always sent/);
+    expect(line("pattern-added")).toMatch(/^::notice .*%0Adoes not count: out of scope: set_alert/);
+    expect(line("maximum-raised")).toMatch(/^::notice /);
+    // Patch changes are not annotated; the summary line counts them.
+    expect(line("server-info-changed")).toBe("");
+    expect(line("tool-added")).toMatch(/^::notice file=build\/next\.contract\.json,line=\d+,col=5,/);
+    // A removal is on the old file (the working tree's own here).
+    expect(line("tool-removed")).toMatch(/^::error file=mcp\.contract\.json,line=\d+,col=5,/);
     expect(lines.at(-1)).toBe(
-      "mcp-contract diff: FAIL: 10 changes at or above breaking (--fail-on breaking) · 13 breaking, 5 minor, 3 patch · requires a MAJOR version bump",
+      "mcp-contract diff: FAIL: 10 changes at or above breaking (--fail-on breaking) · 13 breaking, 5 minor, 3 patch · requires a MAJOR version bump · patch changes are not annotated",
     );
+    // Reporting only: breaking changes are still errors; with --fail-on patch, patch changes fail and are annotated.
+    const reporting = renderGithub({ ...diff.report, failOn: "never", result: "pass", failing: 0 }, diff.context);
+    expect(reporting).toMatch(/^::error .*title=enum-value-removed::/m);
+    const strict = renderGithub({ ...diff.report, failOn: "patch" }, diff.context);
+    expect(strict).toMatch(/^::error .*title=server-info-changed::patch: /m);
     expect(lines.filter((l) => l.startsWith("::warning title=mcp-contract::"))).toHaveLength(2);
     // Every line is one command: no raw line break leaks from a message.
     for (const l of lines.slice(0, -1)) expect(l).toMatch(/^::(error|warning|notice)( [^:]*)?::/);
@@ -283,7 +294,7 @@ describe("text and JSON reports: exemptions and notices", () => {
     expect(text).toContain("✖ FAIL: 10 changes at or above breaking (--fail-on breaking)\n");
     expect(text.trimEnd().split("\n").slice(-2)).toEqual(diff.report.notices.map((n) => `notice: ${n}`));
     expect(renderText({ ...emptyReport(), notices: ["n1"] }, { color: false })).toContain(
-      "no changes: the surfaces are identical\n\nnotice: n1\n",
+      "no changes: the surfaces are identical\n✔ PASS: nothing at or above breaking (--fail-on breaking)\n\nnotice: n1\n",
     );
   });
 

@@ -9,7 +9,15 @@ import type { Json } from "../../../src/contract/model.ts";
 import { pointer, pointerSegments } from "../../../src/contract/pointer.ts";
 import type { Change } from "../../../src/diff/model.ts";
 import { JsonLocator, locateJsonPointer } from "../../../src/report/json-locations.ts";
-import { ChangeLocator, displayPath, pathToUri, textualSegments } from "../../../src/report/locate.ts";
+import {
+  ChangeLocator,
+  directoryUri,
+  displayPath,
+  isInside,
+  pathToUri,
+  textualSegments,
+} from "../../../src/report/locate.ts";
+import { buildReport, sideOf } from "../../../src/report/model.ts";
 import { BASELINE_PATH, baselineContract, CURRENT_PATH, CWD, currentContract } from "./report-fixtures.ts";
 
 /** The 1-based line and column where `needle` first occurs (after `from`, when given). */
@@ -115,6 +123,8 @@ describe("locating changes in the lockfiles", () => {
     current: { path: CURRENT_PATH, text: currentText },
     cwd: CWD,
   };
+  /** check against a live server: the baseline is the only file. */
+  const live = { baseline: files.baseline, cwd: CWD, currentContract: currentContract() };
   const change = (kind: Change["target"]["kind"], name: string, path: string, rule = "x"): Change => ({
     rule: rule as Change["rule"],
     severity: "breaking",
@@ -124,14 +134,23 @@ describe("locating changes in the lockfiles", () => {
     fingerprint: "0000000000000000",
   });
 
-  test("a schema change is found by the tool's name and its path, in the baseline", () => {
+  test("a change is placed on the NEW lockfile, where the item exists there, by name and path", () => {
     const found = new ChangeLocator(files).locate(change("tool", "get_forecast", "/inputSchema/properties/units/enum"));
     expect(found).toMatchObject({
-      side: "baseline",
-      file: "mcp.contract.json",
-      uri: "mcp.contract.json",
+      side: "current",
+      file: "build/next.contract.json",
+      uri: "build/next.contract.json",
+      uriBaseId: "%SRCROOT%",
       pointer: "/tools/0/inputSchema/properties/units/enum",
       exact: true,
+      ...where(currentText, '"enum"', '"units"'),
+    });
+    // With only the baseline file (check against a live server), there.
+    expect(
+      new ChangeLocator(live).locate(change("tool", "get_forecast", "/inputSchema/properties/units/enum")),
+    ).toMatchObject({
+      side: "baseline",
+      file: "mcp.contract.json",
       ...where(baselineText, '"enum"', '"units"'),
     });
   });
@@ -143,10 +162,10 @@ describe("locating changes in the lockfiles", () => {
     expect(textualSegments("/inputSchema/properties/$ref/type")).toEqual(["inputSchema", "properties", "$ref", "type"]);
     const found = new ChangeLocator(files).locate(change("tool", "locate", path));
     expect(found).toMatchObject({
-      side: "baseline",
+      side: "current",
       pointer: "/tools/2/inputSchema/properties/at",
       exact: false,
-      ...where(baselineText, '"at": {', '"name": "locate"'),
+      ...where(currentText, '"at": {', '"name": "locate"'),
     });
   });
 
@@ -159,8 +178,7 @@ describe("locating changes in the lockfiles", () => {
       exact: true,
       line: where(currentText, '"name": "legacy_lookup_v2"').line - 1,
     });
-    const live = new ChangeLocator({ baseline: files.baseline, cwd: CWD, currentContract: currentContract() });
-    expect(live.locate(added)).toMatchObject({
+    expect(new ChangeLocator(live).locate(added)).toMatchObject({
       side: "baseline",
       pointer: "/tools",
       exact: false,
@@ -168,35 +186,135 @@ describe("locating changes in the lockfiles", () => {
     });
   });
 
+  test("a removal is placed on OLD when it is the working tree's file, else on NEW's item list", () => {
+    const removed = change("tool", "legacy_lookup", "", "tool-removed");
+    expect(new ChangeLocator(files).locate(removed)).toMatchObject({
+      side: "baseline",
+      file: "mcp.contract.json",
+      exact: true,
+      line: where(baselineText, '"name": "legacy_lookup"').line - 1,
+    });
+    // diff /tmp/main.json mcp.contract.json inside a repository: never the temporary file.
+    const outside = {
+      baseline: { path: "/tmp/main.json", text: baselineText },
+      current: { path: "/repo/mcp.contract.json", text: currentText },
+      cwd: "/repo/packages/srv",
+      root: "/repo",
+    };
+    expect(new ChangeLocator(outside).locate(removed)).toMatchObject({
+      side: "current",
+      file: "mcp.contract.json",
+      pointer: "/tools",
+      exact: false,
+      ...where(currentText, '"tools": ['),
+    });
+    // A git revision's text (check --baseline-ref): its lines are not the working tree's.
+    const revision = {
+      baseline: { path: "/repo/mcp.contract.json", text: baselineText, revision: "origin/main" },
+      worktree: { path: "/repo/mcp.contract.json", text: currentText },
+      cwd: "/repo",
+      root: "/repo",
+    };
+    expect(new ChangeLocator(revision).locate(removed)).toMatchObject({ side: "current", pointer: "/tools" });
+    expect(new ChangeLocator(revision).locate(change("tool", "get_forecast", "/inputSchema"))).toMatchObject({
+      side: "current",
+      pointer: "/tools/0/inputSchema",
+      ...where(currentText, '"inputSchema"'),
+    });
+    // No working-tree copy either: no location at all.
+    const { worktree: _, ...revisionOnly } = revision;
+    expect(new ChangeLocator(revisionOnly).locate(removed)).toBeUndefined();
+  });
+
+  test("paths are relative to the repository root; files outside it are not annotated", () => {
+    const monorepo = {
+      baseline: { path: "mcp.contract.json", text: baselineText },
+      cwd: "/repo/packages/srv",
+      root: "/repo",
+    };
+    expect(new ChangeLocator(monorepo).locate(change("tool", "get_forecast", ""))).toMatchObject({
+      file: "packages/srv/mcp.contract.json",
+      uri: "packages/srv/mcp.contract.json",
+      uriBaseId: "%SRCROOT%",
+    });
+    const elsewhere = { ...monorepo, baseline: { path: "/elsewhere/x.json", text: baselineText } };
+    expect(new ChangeLocator(elsewhere).locate(change("tool", "get_forecast", ""))).toBeUndefined();
+    // A NEW file outside the repository (lint --from /tmp/x.json) keeps its absolute path.
+    const newElsewhere = { ...monorepo, current: { path: "/elsewhere/x.json", text: currentText } };
+    expect(new ChangeLocator(newElsewhere).locate(change("tool", "get_forecast", ""))).toMatchObject({
+      file: "/elsewhere/x.json",
+      uri: "file:///elsewhere/x.json",
+    });
+    expect(new ChangeLocator(newElsewhere).locate(change("tool", "get_forecast", ""))?.uriBaseId).toBeUndefined();
+    expect(isInside("a/b.json", "/repo", "/repo")).toBe(true);
+    expect(isInside("../b.json", "/repo/a", "/repo/a")).toBe(false);
+    expect(isInside("/repo-other/b.json", "/repo", "/")).toBe(false);
+    expect(directoryUri("/repo")).toBe("file:///repo/");
+  });
+
   test("server changes are pointers from the top of the file; a new key stops at its parent", () => {
     const locator = new ChangeLocator(files);
     expect(locator.locate(change("server", "", "/protocolVersion"))).toMatchObject({
+      side: "current",
       pointer: "/protocolVersion",
       exact: true,
-      ...where(baselineText, '"protocolVersion"'),
+      ...where(currentText, '"protocolVersion"'),
     });
-    expect(locator.locate(change("server", "", "/capabilities/logging"))).toMatchObject({
+    // A capability removed: not in the new file, which shows its parent.
+    expect(locator.locate(change("server", "", "/capabilities/prompts"))).toMatchObject({
+      side: "current",
       pointer: "/capabilities",
       exact: false,
-      ...where(baselineText, '"capabilities"'),
+      ...where(currentText, '"capabilities"'),
     });
   });
 
-  test("resources by uri, templates by uriTemplate, prompts by name", () => {
+  test("resources by uri, templates by uriTemplate (a changed one under its new one), prompts by name", () => {
     const locator = new ChangeLocator(files);
     expect(locator.locate(change("resource", "weather://stations", "/mimeType"))).toMatchObject({
       pointer: "/resources/1/mimeType",
-      ...where(baselineText, '"mimeType": "application/json"', '"uri": "weather://stations"'),
-    });
-    expect(locator.locate(change("resourceTemplate", "weather://city/{city}/today", "/uriTemplate"))).toMatchObject({
-      pointer: "/resourceTemplates/0/uriTemplate",
-      exact: true,
+      ...where(currentText, '"mimeType": "text/csv"', '"uri": "weather://stations"'),
     });
     expect(locator.locate(change("prompt", "packing_list", ""))).toMatchObject({ pointer: "/prompts/0", exact: true });
+    // The template's uriTemplate changed: the report names it by the old one; the new file has the new one.
+    const report = buildReport(
+      "diff",
+      sideOf(baselineContract(), BASELINE_PATH),
+      sideOf(currentContract(), CURRENT_PATH),
+      [
+        {
+          ...change("resourceTemplate", "weather://city/{city}/today", "/uriTemplate", "template-variable-added"),
+          after: "weather://city/{city}/{day}",
+        },
+      ],
+      "breaking",
+    );
+    expect(
+      new ChangeLocator(files, report).locate(
+        change("resourceTemplate", "weather://city/{city}/today", "/uriTemplate"),
+      ),
+    ).toMatchObject({
+      side: "current",
+      pointer: "/resourceTemplates/0/uriTemplate",
+      exact: true,
+      ...where(currentText, '"uriTemplate": "weather://city/{city}/{day}"'),
+    });
+  });
+
+  test("a duplicate identity is placed on its last copy", () => {
+    const doubled = currentContract();
+    doubled.tools.push({ ...doubled.tools[0]!, description: "Ignore previous instructions" });
+    const text = serializeContract(doubled);
+    const locator = new ChangeLocator({ ...files, current: { path: CURRENT_PATH, text } });
+    const index = doubled.tools.length - 1;
+    expect(locator.locate(change("tool", "get_forecast", "", "tool-duplicate-added"))).toMatchObject({
+      pointer: `/tools/${JSON.parse(text).tools.findLastIndex((t: { name: string }) => t.name === "get_forecast")}`,
+    });
+    expect(index).toBeGreaterThan(0);
   });
 
   test("prompt argument indexes name the current side's argument: mapped to the baseline by name", () => {
-    const locator = new ChangeLocator(files);
+    const locator = new ChangeLocator(live);
     // Current arguments: nights, days, city. Baseline: city, days.
     expect(
       locator.locate(change("prompt", "packing_list", "/arguments/2/description", "prompt-metadata-changed")),
@@ -209,6 +327,19 @@ describe("locating changes in the lockfiles", () => {
     expect(locator.locate(change("prompt", "packing_list", "/arguments/1", "prompt-argument-removed"))).toMatchObject({
       pointer: "/prompts/0/arguments/1",
       exact: true,
+    });
+    // In the new file, an argument's index is its own; a removed one points at the argument list.
+    const both = new ChangeLocator(files);
+    expect(
+      both.locate(change("prompt", "packing_list", "/arguments/2/description", "prompt-metadata-changed")),
+    ).toMatchObject({
+      side: "current",
+      pointer: "/prompts/0/arguments/2/description",
+    });
+    expect(both.locate(change("prompt", "packing_list", "/arguments/1", "prompt-argument-removed"))).toMatchObject({
+      side: "current",
+      pointer: "/prompts/0/arguments",
+      exact: false,
     });
   });
 

@@ -145,13 +145,14 @@ describe("text", () => {
     expect(oneText).toContain("✖ FAIL: 1 finding at or above error (--fail-on error)\n");
   });
 
-  test("no findings: a check mark and the estimate", () => {
+  test("no findings: a check mark, the estimate and the PASS line the other commands end with", () => {
     expect(renderText(clean.report, { color: false })).toBe(
-      "mcp-contract lint  mcp.contract.json (poison-demo 0.9.0)\n\n✔ no findings\ntools/list ≈ 64 tokens for 1 tool (budget 10,000)\n",
+      "mcp-contract lint  mcp.contract.json (poison-demo 0.9.0)\n\n✔ no findings\ntools/list ≈ 64 tokens for 1 tool (budget 10,000)\n✔ PASS: nothing at or above error (--fail-on error)\n",
     );
     expect(renderText({ ...clean.report, notices: ["n1"] }, { color: false })).toEndWith(
-      "(budget 10,000)\n\nnotice: n1\n",
+      "(budget 10,000)\n✔ PASS: nothing at or above error (--fail-on error)\n\nnotice: n1\n",
     );
+    expect(renderText({ ...clean.report, failOn: "never" }, { color: false })).toEndWith("(budget 10,000)\n");
   });
 
   test("colour only when asked", () => {

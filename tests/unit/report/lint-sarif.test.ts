@@ -131,7 +131,7 @@ describe("lint SARIF structure", () => {
     const uri = "contracts/poisoned.contract.json";
     const at = (result: SarifResult) => result.locations[0]?.physicalLocation;
     expect(at(resultFor(log, "invisible-characters"))).toEqual({
-      artifactLocation: { uri },
+      artifactLocation: { uri, uriBaseId: "%SRCROOT%" },
       region: {
         startLine: lineOf(poisoned.text, '"name": "read\u200bfile"'),
         startColumn: 7,

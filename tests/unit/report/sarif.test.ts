@@ -48,7 +48,8 @@ describe("SARIF structure", () => {
       informationUri: "https://github.com/mcp-contract/mcp-contract",
     });
     expect(driver.rules.map((r) => r.id)).toEqual(RULES.map((r) => r.id));
-    const levels: Record<string, string> = { breaking: "error", minor: "warning", patch: "note" };
+    // Check and diff: a compatible change is no warning (code scanning would open alerts for good news).
+    const levels: Record<string, string> = { breaking: "error", minor: "note", patch: "note" };
     for (const [i, rule] of driver.rules.entries()) {
       const source = RULES[i]!;
       expect(rule.name).toMatch(/^([A-Z][a-z]*)+$/);
@@ -63,7 +64,13 @@ describe("SARIF structure", () => {
     expect(pascalCase("enum-value-removed")).toBe("EnumValueRemoved");
     const schemaRule = driver.rules.find((r) => r.id === "enum-value-added")!;
     expect(schemaRule.help.text).toContain("minor on input (what callers send), breaking on output");
-    expect(schemaRule.defaultConfiguration.level).toBe("warning"); // schema rules: the input severity
+    expect(schemaRule.defaultConfiguration.level).toBe("note"); // schema rules: the input severity (minor)
+    // Security drift is a security alert for code scanning.
+    const security = driver.rules.find((r) => r.id === "security-finding-introduced")!;
+    expect(security.properties).toMatchObject({
+      "security-severity": "8.0",
+      tags: ["mcp", "compatibility", "security"],
+    });
   });
 
   test("each result: rule index, level by severity, message with witness, fingerprint, location in the lockfile", () => {
@@ -87,11 +94,12 @@ describe("SARIF structure", () => {
     expect(removed.message.text).toContain(
       'Witness (arguments the old schema accepted and the new one rejects): {"city"',
     );
+    // On the NEW lockfile (the file a pull request changes), where the item exists there.
     expect(removed.locations[0]).toEqual({
       physicalLocation: {
-        artifactLocation: { uri: "mcp.contract.json" },
+        artifactLocation: { uri: "build/next.contract.json", uriBaseId: "%SRCROOT%" },
         // The enum spans several lines: the region is its first line, from the member name on.
-        region: { startLine: lineOf(diff.baselineText, '"enum"', '"units"'), startColumn: 13 },
+        region: { startLine: lineOf(diff.currentText, '"enum"', '"units"'), startColumn: 13 },
       },
       logicalLocations: [
         {
@@ -102,22 +110,31 @@ describe("SARIF structure", () => {
       ],
     });
     const mime = resultFor(log, "resource-mime-type-changed").locations[0]?.physicalLocation?.region;
-    const member = '"mimeType": "application/json"';
+    const member = '"mimeType": "text/csv"';
     expect(mime).toEqual({
-      startLine: lineOf(diff.baselineText, member, '"uri": "weather://stations"'),
+      startLine: lineOf(diff.currentText, member, '"uri": "weather://stations"'),
       startColumn: 7,
       endColumn: 7 + member.length, // a one-line value: the region ends with it
     });
-    expect(resultFor(log, "maximum-raised").level).toBe("warning");
+    // Levels: breaking error, minor and patch note; what fails the run is an error whatever its severity.
+    expect(resultFor(log, "maximum-raised").level).toBe("note");
+    expect(resultFor(log, "tool-added").level).toBe("note");
     expect(resultFor(log, "server-info-changed").level).toBe("note");
+    const strict = buildSarif({ ...diff.report, failOn: "minor" }, diff.context);
+    expect(resultFor(strict, "maximum-raised").level).toBe("error");
+    expect(resultFor(strict, "server-info-changed").level).toBe("note");
+    // Removed items exist only in the old file, which is the working tree's here.
+    expect(resultFor(log, "tool-removed").locations[0]?.physicalLocation?.artifactLocation.uri).toBe(
+      "mcp.contract.json",
+    );
+    // The base every relative URI is resolved against: the repository root (here the working directory).
+    expect(log.runs[0]!.originalUriBaseIds).toEqual({ "%SRCROOT%": { uri: "file:///repo/" } });
     const capability = resultFor(log, "capability-added");
     expect(capability.locations[0]?.logicalLocations[0]).toMatchObject({
       fullyQualifiedName: "server/capabilities/logging",
       kind: "module",
     });
-    expect(capability.locations[0]?.physicalLocation?.region.startLine).toBe(
-      lineOf(diff.baselineText, '"capabilities"'),
-    );
+    expect(capability.locations[0]?.physicalLocation?.region.startLine).toBe(lineOf(diff.currentText, '"logging"'));
     const resource = resultFor(log, "resource-added");
     expect(resource.locations[0]?.physicalLocation?.artifactLocation.uri).toBe("build/next.contract.json");
     expect(resource.locations[0]?.logicalLocations[0]?.kind).toBe("resource");
@@ -159,7 +176,7 @@ describe("SARIF structure", () => {
     const log = buildSarif(check.report, check.context);
     const added = resultFor(log, "tool-added");
     expect(added.locations[0]?.physicalLocation).toEqual({
-      artifactLocation: { uri: "mcp.contract.json" },
+      artifactLocation: { uri: "mcp.contract.json", uriBaseId: "%SRCROOT%" },
       region: { startLine: lineOf(check.baselineText, '"tools": ['), startColumn: 3 },
     });
   });

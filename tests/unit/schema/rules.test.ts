@@ -1443,7 +1443,55 @@ const DEEP_CASES: Case[] = [
   },
 ];
 
+// ── roots of any type: 2026-07-28 outputSchemas (structuredContent may be any JSON value) ──
+
+const ROOT_CASES: Case[] = [
+  {
+    name: "an array root whose items gain null",
+    old: { type: "array", items: { type: "string" } },
+    new: { type: "array", items: { type: ["string", "null"] } },
+    expect: [at("null-added", "/items")],
+    reverse: [at("null-removed", "/items")],
+  },
+  {
+    name: "an array root of objects: a required property dropped, and a length bound",
+    old: { type: "array", items: { type: "object", properties: { a: { type: "string" } }, required: ["a"] } },
+    new: { type: "array", items: { type: "object", properties: { a: { type: "string" } } }, maxItems: 10 },
+    expect: [at("required-removed", "/items/required"), at("max-items-lowered", "/maxItems")],
+    reverse: [at("required-added", "/items/required"), at("max-items-raised", "/maxItems")],
+  },
+  {
+    name: "a string root gains an enum value",
+    old: { type: "string", enum: ["sunny", "rain"] },
+    new: { type: "string", enum: ["sunny", "rain", "snow"] },
+    expect: [at("enum-value-added", "/enum")],
+    reverse: [at("enum-value-removed", "/enum")],
+  },
+  {
+    name: "an integer root becomes a number",
+    old: { type: "integer", minimum: 0 },
+    new: { type: "number", minimum: 0 },
+    expect: [at("type-widened", "/type")],
+    reverse: [at("type-narrowed", "/type")],
+  },
+  {
+    name: "an object root becomes an array",
+    old: { type: "object", properties: { a: { type: "string" } } },
+    new: { type: "array", items: { type: "string" } },
+    expect: [at("type-narrowed", "/type"), at("type-widened", "/type")],
+    reverse: [at("type-narrowed", "/type"), at("type-widened", "/type")],
+  },
+  {
+    name: "a nullable root written two ways is the same root",
+    old: { type: ["boolean", "null"] },
+    new: { anyOf: [{ type: "boolean" }, { type: "null" }] },
+    expect: [],
+    reverse: [],
+  },
+];
+
 const GROUPS: [string, Case[]][] = [
+  ["root of any type (2026 outputSchema)", ROOT_CASES],
   ["type", TYPE_CASES],
   ["null", NULL_CASES],
   ["enum/const", VALUE_CASES],

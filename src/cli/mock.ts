@@ -1,0 +1,78 @@
+/** `mcp-contract mock`: the contract as a working MCP server. Loads src/mock only when run. */
+import { Command, Option } from "@commander-js/extra-typings";
+import { UsageError } from "../errors.ts";
+import { readLockfile } from "./lockfile.ts";
+import { readUserFile } from "./read-user-file.ts";
+
+function integer(name: string, min: number, max: number) {
+  return (value: string) => {
+    const n = Number(value);
+    if (!/^-?\d+$/.test(value.trim()) || !Number.isSafeInteger(n) || n < min || n > max) {
+      throw new UsageError(`${name} must be a whole number from ${min} to ${max}, not ${JSON.stringify(value)}.`);
+    }
+    return n;
+  };
+}
+
+export function mockCommand() {
+  return new Command("mock")
+    .summary("serve a contract as a mock MCP server")
+    .description(
+      "Serve the contract's surface as an MCP server, in both protocol eras (legacy initialize and 2026-07-28 server/discover): over stdio, or Streamable HTTP at /mcp with --http. Lists, capabilities, server info and instructions are served exactly as recorded; tools/call validates the arguments against the tool's inputSchema and answers with a result generated from its outputSchema (or a fixture).",
+    )
+    .requiredOption("--contract <file>", "the lockfile to serve (mcp.contract.json)")
+    .option("--http", "serve Streamable HTTP at /mcp instead of stdio; the URL is printed on stderr")
+    .addOption(
+      new Option("--port <n>", "the HTTP port; 0 picks a free one").argParser(integer("--port", 0, 65535)).default(0),
+    )
+    .option("--host <host>", "the HTTP address to listen on", "127.0.0.1")
+    .option("--fixtures <file>", "canned tool, resource and prompt answers (JSON), checked against the contract")
+    .option(
+      "--record <file>",
+      "write every request and its answer as JSON lines (method, params, result or error, time)",
+    )
+    .addOption(
+      new Option("--seed <n>", "vary the generated results").argParser(integer("--seed", 0, 2 ** 32 - 1)).default(1),
+    )
+    .addOption(
+      new Option("--page-size <n>", "items per list page").argParser(integer("--page-size", 1, 100_000)).default(100),
+    )
+    .addHelpText(
+      "after",
+      `
+Examples:
+  $ mcp-contract mock --contract mcp.contract.json
+  $ mcp-contract snapshot -- mcp-contract mock --contract mcp.contract.json
+  $ mcp-contract mock --contract mcp.contract.json --http --port 8931 --record calls.jsonl
+  $ mcp-contract mock --contract mcp.contract.json --fixtures fixtures.json --seed 7`,
+    )
+    .action(async (options, cmd) => {
+      if (!options.http && cmd.getOptionValueSource("port") === "cli") {
+        throw new UsageError("--port needs --http: without it the mock serves stdio.");
+      }
+      const { contract } = readLockfile(options.contract, "contract");
+      const mock = await import("../mock/index.ts");
+      const fixtures = options.fixtures
+        ? mock.parseFixtures(
+            readUserFile(options.fixtures, {
+              missing: `no fixtures file at ${options.fixtures}.`,
+              aKind: "a fixtures file",
+              theKind: "the fixtures file",
+            }),
+            options.fixtures,
+            contract,
+          )
+        : undefined;
+      await mock.runMock({
+        contract,
+        http: options.http === true,
+        host: options.host,
+        port: options.port,
+        seed: options.seed,
+        pageSize: options.pageSize,
+        fixtures,
+        record: options.record,
+        say: (text) => process.stderr.write(`${text}\n`),
+      });
+    });
+}

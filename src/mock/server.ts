@@ -1,0 +1,348 @@
+/**
+ * The contract as an MCP server, transport-free: one JSON-RPC message in, its answer out.
+ * Both protocol eras are served on one endpoint, as the official v2 server SDK does: a
+ * request with the modern `_meta` envelope is answered in the modern era (server/discover,
+ * `resultType`), `initialize` opens a legacy session. Everything the contract recorded
+ * (server info, capabilities, instructions, the items of each list) is served verbatim, so
+ * that capturing the mock reproduces the contract.
+ */
+import {
+  LEGACY_PROTOCOL_VERSIONS,
+  META_KEYS,
+  MODERN_PROTOCOL_VERSIONS,
+  UNSUPPORTED_PROTOCOL_VERSION,
+} from "../connect/era.ts";
+import {
+  type Contract,
+  type Era,
+  eraOf,
+  isJsonObject,
+  type Json,
+  type JsonObject,
+  type Prompt,
+  type Resource,
+  type ResourceTemplate,
+  type Tool,
+} from "../contract/model.ts";
+import type { Fixtures } from "./fixtures.ts";
+import { generate, seedFor } from "./generate.ts";
+import { matchTemplate } from "./uri-template.ts";
+import { describeProblem, validatorOf } from "./validate.ts";
+
+export const METHOD_NOT_FOUND = -32601;
+export const INVALID_PARAMS = -32602;
+export const INVALID_REQUEST = -32600;
+/** The 2025-era code for an unknown resource URI. */
+export const RESOURCE_NOT_FOUND = -32002;
+
+export interface MockOptions {
+  /** Varies generated results; the same seed, tool and arguments give the same result. */
+  seed: number;
+  /** Items per list page. */
+  pageSize: number;
+  fixtures?: Fixtures;
+  /** Every request with its answer (and every notification), as it was handled. */
+  onExchange?: (exchange: Exchange) => void;
+}
+
+export interface Exchange {
+  time: string;
+  era: Era;
+  method: string;
+  params?: Json;
+  result?: Json;
+  error?: RpcErrorBody;
+  /** A notification from the client (no answer). */
+  notification?: true;
+}
+
+export interface RpcErrorBody {
+  code: number;
+  message: string;
+  data?: Json;
+}
+
+/** What one connection (a stdio pipe; an HTTP request, stateless) has said so far. */
+export interface Connection {
+  /** The version initialize negotiated on this connection, if it has been sent. */
+  legacyVersion?: string;
+}
+
+export type Answer = { result: JsonObject } | { error: RpcErrorBody };
+
+/** A request answered later (subscriptions/listen): the transport keeps it open. */
+export interface Listening {
+  listen: JsonObject;
+}
+
+class RpcFailure extends Error {
+  constructor(readonly body: RpcErrorBody) {
+    super(body.message);
+  }
+}
+
+const fail = (code: number, message: string, data?: Json): never => {
+  throw new RpcFailure(data === undefined ? { code, message } : { code, message, data });
+};
+
+export class MockServer {
+  private readonly tools = new Map<string, Tool>();
+  private readonly resources = new Map<string, Resource>();
+  private readonly prompts = new Map<string, Prompt>();
+  readonly legacyVersions: string[];
+  readonly modernVersions: string[];
+
+  constructor(
+    readonly contract: Contract,
+    readonly options: MockOptions,
+  ) {
+    for (const tool of contract.tools) if (!this.tools.has(tool.name)) this.tools.set(tool.name, tool);
+    for (const r of contract.resources) if (!this.resources.has(r.uri)) this.resources.set(r.uri, r);
+    for (const p of contract.prompts) if (!this.prompts.has(p.name)) this.prompts.set(p.name, p);
+    const era = eraOf(contract.protocolVersion);
+    const listed = contract.capture.supportedVersions;
+    this.modernVersions = listed ?? (era === "modern" ? [contract.protocolVersion] : [...MODERN_PROTOCOL_VERSIONS]);
+    // Legacy: the versions up to the one the contract negotiated (all, for a modern contract).
+    this.legacyVersions =
+      era === "legacy"
+        ? LEGACY_PROTOCOL_VERSIONS.filter((v) => v <= contract.protocolVersion)
+        : [...LEGACY_PROTOCOL_VERSIONS];
+    if (era === "legacy" && !this.legacyVersions.includes(contract.protocolVersion)) {
+      this.legacyVersions.unshift(contract.protocolVersion);
+    }
+  }
+
+  /** The era a request is in: the modern envelope, or legacy. */
+  eraOf(params: unknown): Era {
+    const meta = isJsonObject(params) && isJsonObject(params._meta) ? params._meta : undefined;
+    return meta && typeof meta[META_KEYS.protocolVersion] === "string" ? "modern" : "legacy";
+  }
+
+  /** Answer one request. A listen request answers { listen } and is kept open by the transport. */
+  handle(method: string, params: Json | undefined, connection: Connection): Answer | Listening {
+    const era = method === "initialize" ? "legacy" : this.eraOf(params);
+    let answer: Answer | Listening;
+    try {
+      const result = this.dispatch(method, isJsonObject(params) ? params : {}, era, connection);
+      if (method === "subscriptions/listen") {
+        answer = { listen: result.listen as JsonObject };
+      } else {
+        answer = { result: era === "modern" ? this.modernResult(method, result) : result };
+      }
+    } catch (error) {
+      if (!(error instanceof RpcFailure)) throw error;
+      answer = { error: error.body };
+    }
+    this.record(era, method, params, answer);
+    return answer;
+  }
+
+  /**
+   * A modern result as the v2 SDK sends it: `resultType`, the cache hints on discover and the
+   * lists (which its client requires), and the server info in `_meta`.
+   */
+  private modernResult(method: string, result: JsonObject): JsonObject {
+    const out: JsonObject = { ...result, resultType: "complete" };
+    if (method === "server/discover" || method.endsWith("/list") || method === "resources/read") {
+      out.ttlMs = 0;
+      out.cacheScope = "private";
+    }
+    const meta = isJsonObject(result._meta) ? result._meta : {};
+    out._meta = { ...meta, [META_KEYS.serverInfo]: this.contract.server };
+    return out;
+  }
+
+  /** A notification from the client: recorded, never answered. */
+  notified(method: string, params: Json | undefined): void {
+    const exchange: Exchange = { time: new Date().toISOString(), era: this.eraOf(params), method, notification: true };
+    if (params !== undefined) exchange.params = params;
+    this.options.onExchange?.(exchange);
+  }
+
+  /** A listen stream is recorded when it opens, without an answer (it has none until it ends). */
+  private record(era: Era, method: string, params: Json | undefined, answer: Answer | Listening): void {
+    if (!this.options.onExchange) return;
+    const exchange: Exchange = { time: new Date().toISOString(), era, method };
+    if (params !== undefined) exchange.params = params;
+    if ("result" in answer) exchange.result = answer.result;
+    else if ("error" in answer) exchange.error = answer.error;
+    this.options.onExchange(exchange);
+  }
+
+  private dispatch(method: string, params: JsonObject, era: Era, connection: Connection): JsonObject {
+    if (era === "modern") this.checkEnvelope(params);
+    const caps = this.contract.capabilities;
+    const need = (capability: string) => {
+      if (caps[capability] === undefined) fail(METHOD_NOT_FOUND, `Method not found: ${method}`);
+    };
+    switch (method) {
+      case "initialize":
+        return this.initialize(params, connection);
+      case "server/discover":
+        if (era !== "modern") return fail(METHOD_NOT_FOUND, "Method not found: server/discover");
+        return this.discover();
+      case "ping":
+        return {};
+      case "subscriptions/listen":
+        if (era !== "modern") return fail(METHOD_NOT_FOUND, "Method not found: subscriptions/listen");
+        return { listen: isJsonObject(params.notifications) ? params.notifications : {} };
+      case "tools/list":
+        need("tools");
+        return this.page("tools", this.contract.tools, params);
+      case "tools/call":
+        need("tools");
+        return this.callTool(params);
+      case "resources/list":
+        need("resources");
+        return this.page("resources", this.contract.resources, params);
+      case "resources/templates/list":
+        need("resources");
+        return this.page("resourceTemplates", this.contract.resourceTemplates, params);
+      case "resources/read":
+        need("resources");
+        return this.readResource(params, era);
+      case "resources/subscribe":
+      case "resources/unsubscribe":
+        need("resources");
+        return {};
+      case "prompts/list":
+        need("prompts");
+        return this.page("prompts", this.contract.prompts, params);
+      case "prompts/get":
+        need("prompts");
+        return this.getPrompt(params);
+      case "completion/complete":
+        need("completions");
+        return { completion: { values: [], hasMore: false } };
+      case "logging/setLevel":
+        need("logging");
+        return {};
+      default:
+        return fail(METHOD_NOT_FOUND, `Method not found: ${method}`);
+    }
+  }
+
+  /** A modern request names a version this contract's server speaks, as the v2 SDK requires. */
+  private checkEnvelope(params: JsonObject): void {
+    const meta = params._meta as JsonObject;
+    const version = meta[META_KEYS.protocolVersion] as string;
+    if (!this.modernVersions.includes(version)) {
+      fail(UNSUPPORTED_PROTOCOL_VERSION, `Unsupported protocol version: ${version}`, {
+        supported: this.modernVersions,
+        requested: version,
+      });
+    }
+  }
+
+  private initialize(params: JsonObject, connection: Connection): JsonObject {
+    const requested = typeof params.protocolVersion === "string" ? params.protocolVersion : "";
+    const version = this.legacyVersions.includes(requested) ? requested : (this.legacyVersions[0] as string);
+    connection.legacyVersion = version;
+    const result: JsonObject = {
+      protocolVersion: version,
+      capabilities: this.contract.capabilities,
+      serverInfo: this.contract.server,
+    };
+    if (this.contract.instructions !== undefined) result.instructions = this.contract.instructions;
+    return result;
+  }
+
+  private discover(): JsonObject {
+    const result: JsonObject = {
+      supportedVersions: this.modernVersions,
+      capabilities: this.contract.capabilities,
+      _meta: { [META_KEYS.serverInfo]: this.contract.server },
+    };
+    if (this.contract.instructions !== undefined) result.instructions = this.contract.instructions;
+    return result;
+  }
+
+  private page(key: string, items: JsonObject[], params: JsonObject): JsonObject {
+    let offset = 0;
+    if (params.cursor !== undefined && params.cursor !== null) {
+      const match = typeof params.cursor === "string" ? /^page:(\d+)$/.exec(params.cursor) : null;
+      if (!match) return fail(INVALID_PARAMS, `Invalid cursor: ${JSON.stringify(params.cursor)}`);
+      offset = Number(match[1]);
+    }
+    const size = Math.max(1, this.options.pageSize);
+    const result: JsonObject = { [key]: items.slice(offset, offset + size) };
+    if (offset + size < items.length) result.nextCursor = `page:${offset + size}`;
+    return result;
+  }
+
+  private callTool(params: JsonObject): JsonObject {
+    const name = params.name;
+    if (typeof name !== "string") return fail(INVALID_PARAMS, "tools/call needs a string name");
+    const tool = this.tools.get(name);
+    if (!tool) return fail(INVALID_PARAMS, `Tool ${name} not found`);
+    const args = params.arguments === undefined ? {} : params.arguments;
+    if (tool.inputSchema !== undefined) {
+      const problem = validatorOf(tool.inputSchema)(args);
+      if (problem) {
+        return {
+          content: [
+            {
+              type: "text",
+              text: `Input validation error: Invalid arguments for tool ${name}: ${describeProblem(problem)}`,
+            },
+          ],
+          isError: true,
+        };
+      }
+    }
+    const canned = this.options.fixtures?.toolResult(name, args);
+    if (canned) return canned;
+    if (isJsonObject(tool.outputSchema)) {
+      const structured = generate(tool.outputSchema, seedFor(this.options.seed, name, args));
+      return { content: [{ type: "text", text: JSON.stringify(structured) }], structuredContent: structured };
+    }
+    return { content: [{ type: "text", text: `mock result of ${name}(${JSON.stringify(args)})` }] };
+  }
+
+  private readResource(params: JsonObject, era: Era): JsonObject {
+    const uri = params.uri;
+    if (typeof uri !== "string") return fail(INVALID_PARAMS, "resources/read needs a string uri");
+    const canned = this.options.fixtures?.resourceResult(uri);
+    if (canned) return canned;
+    const listed = this.resources.get(uri);
+    if (listed) return { contents: [contentFor(uri, listed)] };
+    for (const template of this.contract.resourceTemplates) {
+      if (matchTemplate(template.uriTemplate, uri)) return { contents: [contentFor(uri, template)] };
+    }
+    return fail(era === "modern" ? INVALID_PARAMS : RESOURCE_NOT_FOUND, `Resource not found: ${uri}`, { uri });
+  }
+
+  private getPrompt(params: JsonObject): JsonObject {
+    const name = params.name;
+    if (typeof name !== "string") return fail(INVALID_PARAMS, "prompts/get needs a string name");
+    const prompt = this.prompts.get(name);
+    if (!prompt) return fail(INVALID_PARAMS, `Prompt ${name} not found`);
+    const args = isJsonObject(params.arguments) ? params.arguments : {};
+    const declared = Array.isArray(prompt.arguments) ? prompt.arguments.filter(isJsonObject) : [];
+    const missing = declared
+      .filter((a) => a.required === true && typeof a.name === "string" && typeof args[a.name] !== "string")
+      .map((a) => a.name as string);
+    if (missing.length > 0) {
+      return fail(
+        INVALID_PARAMS,
+        `Invalid arguments for prompt ${name}: missing required argument${missing.length > 1 ? "s" : ""} ${missing.map((m) => JSON.stringify(m)).join(", ")}`,
+      );
+    }
+    const canned = this.options.fixtures?.promptResult(name, args);
+    if (canned) return canned;
+    const result: JsonObject = {
+      messages: [{ role: "user", content: { type: "text", text: `mock prompt ${name}(${JSON.stringify(args)})` } }],
+    };
+    if (typeof prompt.description === "string") result.description = prompt.description;
+    return result;
+  }
+}
+
+function contentFor(uri: string, item: Resource | ResourceTemplate): JsonObject {
+  const mimeType = typeof item.mimeType === "string" ? item.mimeType : undefined;
+  const content: JsonObject = { uri };
+  if (mimeType) content.mimeType = mimeType;
+  if (mimeType && /^(image|audio|video)\/|^application\/octet-stream$/.test(mimeType)) content.blob = "";
+  else content.text = mimeType?.includes("json") ? "{}" : `mock content of ${uri}`;
+  return content;
+}

@@ -1,0 +1,33 @@
+/**
+ * Changed texts (descriptions, titles, instructions) as a reader needs them: the window that
+ * differs, as a word diff (the drift lens's, src/lint/text-diff.ts), instead of both sides cut
+ * at the same 60-character prefix, which hides exactly what changed:
+ *
+ *   tool "search": description changed: Recursively search for files … matching a [-pattern-]{+glob+}
+ *
+ * Only the message changes; `before` and `after` keep the whole texts. Pure.
+ */
+import type { Json } from "../contract/model.ts";
+import { show } from "../diff/change.ts";
+import { textDiff } from "../lint/text-diff.ts";
+import type { ReportChange } from "./model.ts";
+
+/** Rules whose change is a rewritten text. */
+const TEXT_RULES: ReadonlySet<string> = new Set(["description-changed", "instructions-changed"]);
+
+const isText = (value: Json | undefined): value is string => typeof value === "string";
+
+/** The change with its message showing a word diff, when it is a text that was rewritten (both sides present). */
+export function withTextDiff<C extends ReportChange>(change: C): C {
+  if (!TEXT_RULES.has(change.rule) || !isText(change.before) || !isText(change.after)) return change;
+  const diff = textDiff(change.before, change.after);
+  // Field changes: "… description changed from "…" to "…"" (src/diff/change.ts describeFieldChange).
+  const fromTo = ` changed from ${show(change.before)} to ${show(change.after)}`;
+  const at = change.message.lastIndexOf(fromTo);
+  if (at >= 0 && at + fromTo.length === change.message.length) {
+    return { ...change, message: `${change.message.slice(0, at)} changed: ${diff}` };
+  }
+  // Schema annotations: "… description changed at inputSchema.properties.q" (no values shown).
+  if (/ changed at [^:]*$/.test(change.message)) return { ...change, message: `${change.message}: ${diff}` };
+  return change;
+}
