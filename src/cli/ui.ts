@@ -30,6 +30,8 @@ const SECRETS = new Set<string>();
 let ordered: string[] | undefined;
 /** Shorter values are too likely to occur by chance to be masked. */
 const MIN_SECRET_LENGTH = 4;
+/** The shortest start of a secret, cut off by "…", that is masked as well. */
+const CUT_PREFIX_LENGTH = 6;
 
 function addSecret(value: string): void {
   for (const form of secretForms(value)) {
@@ -87,7 +89,23 @@ function maskSecrets(text: string): string {
   ordered ??= [...SECRETS].sort((a, b) => b.length - a.length);
   let out = text;
   for (const secret of ordered) if (out.includes(secret)) out = out.split(secret).join("***");
-  return redactUrls(out);
+  return redactUrls(maskCutSecrets(out, ordered));
+}
+
+/**
+ * A quoted line cut short ("…", as a server's stderr tail or a stray stdout line is) can end
+ * inside a secret; the part before the cut is masked too, so no prefix of a secret leaks.
+ */
+function maskCutSecrets(text: string, secrets: readonly string[]): string {
+  if (!text.includes("…") || secrets.length === 0) return text;
+  return text.replace(/([^\s…]+)…/g, (whole, before: string) => {
+    for (const secret of secrets) {
+      for (let k = Math.min(before.length, secret.length - 1); k >= CUT_PREFIX_LENGTH; k--) {
+        if (before.endsWith(secret.slice(0, k))) return `${before.slice(0, before.length - k)}***…`;
+      }
+    }
+    return whole;
+  });
 }
 
 /** Our own colours: SGR sequences (`ESC [ … m`), the only escape sequences the CLI writes. */

@@ -59,7 +59,16 @@ export async function negotiate(session: Session, setting: EraSetting, hooks: Ne
   // auto. The opening is one phase, "initialize", whichever handshake it turns out to be.
   hooks.onNote?.("--era auto: server/discover first, to learn the server's protocol era");
   const probe = session.probe();
-  probe.catch(() => {}); // observed below, or left behind once initialize has won
+  let probeSettled = false;
+  // Observed below, or left behind once initialize has won; a late answer still tells us the server heard it.
+  probe.then(
+    () => {
+      probeSettled = true;
+    },
+    () => {
+      probeSettled = true;
+    },
+  );
   const grace = Math.max(0, Math.min(PROBE_GRACE_MS, session.remainingMs() / 2));
   let answer: Awaited<typeof probe> | typeof SILENT;
   try {
@@ -84,6 +93,12 @@ export async function negotiate(session: Session, setting: EraSetting, hooks: Ne
   );
   try {
     const opening = await session.initialize();
+    // A slow start: the probe was answered after all (method not found), so nothing was ignored.
+    await new Promise((resolve) => setImmediate(resolve));
+    if (probeSettled) {
+      hooks.onNote?.("server/discover was answered late (a slow start): legacy MCP");
+      return opening;
+    }
     hooks.onWarning?.(
       `the server did not answer server/discover within ${(grace / 1000).toFixed(1)} s, and initialize succeeded: captured in the legacy era. If it is a legacy server that ignores requests before initialize, --era legacy skips the wait; if it is a slow-starting modern server, --era modern captures it in the modern era.`,
     );

@@ -177,8 +177,35 @@ function urlSecrets(text: string): string[] {
 }
 
 export function describeTarget(target: Target): string {
-  if (target.kind === "stdio") return redactUrls(`\`${[target.command, ...target.args].join(" ")}\``);
+  if (target.kind === "stdio") return redactUrls(`\`${[target.command, ...redactFlagValues(target.args)].join(" ")}\``);
   return redactUrls(target.url.href);
+}
+
+/**
+ * The value of a secret-named flag of the server's own command line (`--api-key X`,
+ * `--token=X`, `-password X`) as `***`, so a report source or message never shows it.
+ */
+export function redactFlagValues(args: readonly string[]): string[] {
+  const out: string[] = [];
+  let maskNext = false;
+  for (const arg of args) {
+    if (maskNext) {
+      out.push("***");
+      maskNext = false;
+      continue;
+    }
+    const flag = /^(--?[A-Za-z][\w.-]*)(=)?/.exec(arg);
+    if (flag && isSecretParameter(flag[1]!.replace(/^-+/, ""))) {
+      if (flag[2]) out.push(`${flag[1]}=***`);
+      else {
+        out.push(arg);
+        maskNext = true;
+      }
+      continue;
+    }
+    out.push(arg);
+  }
+  return out;
 }
 
 function decodeLoosely(text: string): string {

@@ -2,9 +2,15 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { resolveConfiguredServer } from "../../src/cli/mcp-config.ts";
-import { describeTarget, parseClientCapabilities, parseTarget, targetSecrets } from "../../src/connect/target.ts";
-import { UsageError } from "../../src/errors.ts";
+import { resolveConfiguredServer } from "../../../src/cli/mcp-config.ts";
+import {
+  describeTarget,
+  parseClientCapabilities,
+  parseTarget,
+  redactFlagValues,
+  targetSecrets,
+} from "../../../src/connect/target.ts";
+import { UsageError } from "../../../src/errors.ts";
 
 function usageError(fn: () => unknown): string {
   try {
@@ -143,5 +149,12 @@ describe("resolveConfiguredServer (--server NAME --config FILE)", () => {
     const path = content === null ? join(dir, "absent.json") : file;
     if (content !== null) writeFileSync(file, content);
     expect(usageError(() => resolveConfiguredServer("weather", path))).toContain(message);
+  });
+});
+
+describe("secret-named flags of a stdio server's command line", () => {
+  test("their values are masked wherever the command is shown; other flags are kept", () => {
+    const shown = redactFlagValues(["-y", "pkg", "--api-key", "sk-1", "--token=abc", "--region", "eu", "--keep", "1"]);
+    expect(shown).toEqual(["-y", "pkg", "--api-key", "***", "--token=***", "--region", "eu", "--keep", "1"]);
   });
 });
