@@ -16,6 +16,7 @@ import {
   fchownSync,
   fsyncSync,
   lstatSync,
+  mkdirSync,
   openSync,
   readFileSync,
   readlinkSync,
@@ -51,16 +52,21 @@ export function assertWritable(path: string, flag = "-o"): void {
     }
     return;
   }
-  const dir = dirname(destination.target);
-  let dirStat: Stats;
-  try {
-    dirStat = statSync(dir);
-  } catch {
-    throw new UsageError(
-      `cannot write ${path} (${flag}): the directory ${dir} does not exist. Create it first or choose another path.`,
-    );
+  // A directory that does not exist yet is created when the file is written (after a capture
+  // succeeded), so what must be writable now is the nearest one that exists.
+  let dir = dirname(destination.target);
+  let dirStat: Stats | undefined;
+  for (;;) {
+    try {
+      dirStat = statSync(dir);
+      break;
+    } catch {
+      const parent = dirname(dir);
+      if (parent === dir) break;
+      dir = parent;
+    }
   }
-  if (!dirStat.isDirectory()) throw new UsageError(`cannot write ${path} (${flag}): ${dir} is not a directory.`);
+  if (!dirStat?.isDirectory()) throw new UsageError(`cannot write ${path} (${flag}): ${dir} is not a directory.`);
   try {
     accessSync(dir, constants.W_OK);
   } catch {
@@ -90,6 +96,7 @@ export function writeFileAtomic(path: string, content: string, mode = 0o644): bo
   const { target, existing } = destination;
   const temp = join(dirname(target), `.${basename(target)}.${process.pid}.${Date.now().toString(36)}.tmp`);
   try {
+    mkdirSync(dirname(target), { recursive: true });
     const fd = openSync(temp, "wx", mode);
     try {
       if (existing) keepOwnerAndMode(fd, existing);

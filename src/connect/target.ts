@@ -102,8 +102,12 @@ function buildEnv(pairs: string[]): Record<string, string> {
   for (const [k, v] of Object.entries(process.env)) if (v !== undefined) env[k] = v;
   for (const pair of pairs) {
     const eq = pair.indexOf("=");
-    if (eq <= 0)
-      throw new UsageError(`--env expects KEY=VALUE, got ${JSON.stringify(pair.split("=")[0])} without "=".`);
+    if (eq < 0) throw new UsageError(`--env expects KEY=VALUE, got ${JSON.stringify(pair)} without "=".`);
+    if (eq === 0) {
+      throw new UsageError(
+        `--env expects KEY=VALUE, got ${JSON.stringify(pair)} with nothing before "=": give the variable's name, e.g. --env API_URL${pair}.`,
+      );
+    }
     env[pair.slice(0, eq)] = pair.slice(eq + 1);
   }
   return env;
@@ -177,8 +181,16 @@ function urlSecrets(text: string): string[] {
 }
 
 export function describeTarget(target: Target): string {
-  if (target.kind === "stdio") return redactUrls(`\`${[target.command, ...redactFlagValues(target.args)].join(" ")}\``);
+  if (target.kind === "stdio") {
+    return redactUrls(`\`${[target.command, ...redactFlagValues(target.args)].map(shellWord).join(" ")}\``);
+  }
   return redactUrls(target.url.href);
+}
+
+/** One word of a command line as a POSIX shell would need it: bare when safe, else single-quoted. */
+export function shellWord(word: string): string {
+  if (word === "***" || /^[A-Za-z0-9_@%+=:,./-]+$/.test(word)) return word;
+  return `'${word.replace(/'/g, "'\\''")}'`;
 }
 
 /**

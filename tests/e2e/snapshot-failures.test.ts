@@ -152,16 +152,15 @@ describe("an existing lockfile survives a failed capture", () => {
   });
 });
 
-describe("an unwritable -o fails with exit 2 before the server starts", () => {
-  test.concurrent("the directory does not exist", async () => {
+describe("-o: a missing directory is created; an unwritable path fails with exit 2 before the server starts", () => {
+  test.concurrent("a directory that does not exist is created once the capture succeeded, and not before", async () => {
     const dir = tempDir();
-    const pidFile = join(dir, "pids");
-    const result = await snapshotFixture({ pidFile }, join(dir, "missing", "c.json"));
-    expectCleanFailure(result, 2);
-    expect(result.stderr).toContain(join(dir, "missing"));
-    expect(result.stderr).toContain("does not exist");
-    expect(readPids(pidFile)).toEqual([]);
-    expect(listDir(dir)).toEqual([]);
+    const created = await snapshotFixture({}, join(dir, "contracts", "deep", "c.json"));
+    expect(created.code).toBe(0);
+    expect(listDir(join(dir, "contracts", "deep"))).toEqual(["c.json"]);
+    const failed = await snapshotFixture({ mode: "crash-on-list" }, join(dir, "other", "c.json"));
+    expectCleanFailure(failed, 3);
+    expect(listDir(dir)).toEqual(["contracts"]);
   });
 
   test.concurrent("the path is a directory", async () => {
@@ -190,7 +189,8 @@ describe("an unwritable -o fails with exit 2 before the server starts", () => {
   test.concurrent("the path is given to a server that would fail loudly: the server is never started", async () => {
     const dir = tempDir();
     const started = performance.now();
-    const result = await snapshotFixture({ mode: "hang" }, join(dir, "missing", "c.json"), ["--timeout", "20"]);
+    writeFileSync(join(dir, "file"), "x");
+    const result = await snapshotFixture({ mode: "hang" }, join(dir, "file", "c.json"), ["--timeout", "20"]);
     expectCleanFailure(result, 2);
     expect(performance.now() - started).toBeLessThan(5000);
   });
