@@ -3,17 +3,9 @@
  * second version where a given share of the tools changed. Deterministic (seeded).
  */
 import type { Contract, Json, JsonObject, Tool } from "../src/contract/model.ts";
+import { prng } from "../src/util/random.ts";
 
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+const rng = prng;
 
 function nested(random: () => number, depth: number): JsonObject {
   const properties: JsonObject = {

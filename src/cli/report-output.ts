@@ -17,7 +17,7 @@ import { appendFileSync, existsSync, mkdirSync, realpathSync, statSync } from "n
 import { dirname, resolve } from "node:path";
 import { Option } from "@commander-js/extra-typings";
 import { serializeContract } from "../contract/canonical.ts";
-import { type Contract, LOCKFILE_VERSION } from "../contract/model.ts";
+import { type Contract, emptyContract } from "../contract/model.ts";
 import { UsageError } from "../errors.ts";
 import { type Comparison, judgeComparison } from "../policy/judge.ts";
 import { usedByNotice } from "../policy/scope.ts";
@@ -242,27 +242,12 @@ export async function writeReports(
   }
 }
 
-/** A baseline with nothing in it: `check --update` with no lockfile yet compares against it, then creates the file. */
-function emptyBaseline(): Contract {
-  return {
-    lockfileVersion: LOCKFILE_VERSION,
-    server: {},
-    protocolVersion: "",
-    capabilities: {},
-    capture: { clientCapabilities: [] },
-    tools: [],
-    resources: [],
-    resourceTemplates: [],
-    prompts: [],
-  };
-}
-
 /** `check --update`: the baseline lockfile, or, when there is none yet, an empty one (no file: it will be created). */
 export function readBaselineOrNone(path: string): { contract: Contract; file?: LockfileRead["file"] } {
   if (existsSync(path)) return readLockfile(path, "baseline");
   // It will be created, in a directory that may not exist yet either.
   ensureDirectory(path);
-  return { contract: emptyBaseline() };
+  return { contract: emptyContract() };
 }
 
 export interface ComparisonOutput {

@@ -89,3 +89,18 @@ export type SurfaceKey = SurfaceList["key"];
 export function isJsonObject(value: unknown): value is JsonObject {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
+
+/** A surface with nothing on it: what `check --update` compares with before a lockfile exists, and a base to build on. */
+export function emptyContract(): Contract {
+  return {
+    lockfileVersion: LOCKFILE_VERSION,
+    server: {},
+    protocolVersion: "",
+    capabilities: {},
+    capture: { clientCapabilities: [] },
+    tools: [],
+    resources: [],
+    resourceTemplates: [],
+    prompts: [],
+  };
+}

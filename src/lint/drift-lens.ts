@@ -22,7 +22,14 @@
  */
 
 import { stableStringify } from "../contract/canonical.ts";
-import { type Contract, isJsonObject, type Json, type JsonObject, type Tool } from "../contract/model.ts";
+import {
+  type Contract,
+  emptyContract,
+  isJsonObject,
+  type Json,
+  type JsonObject,
+  type Tool,
+} from "../contract/model.ts";
 import { pointer, pointerToDotted } from "../contract/pointer.ts";
 import type { TargetKind } from "../contract/surface.ts";
 import { type ChangeSpec, firstById, jsonEqual, type TouchedItem } from "../diff/change.ts";
@@ -311,20 +318,6 @@ interface Side {
 
 const EMPTY_SIDE: Side = { findings: [], texts: new Map() };
 
-function bareContract(): Contract {
-  return {
-    lockfileVersion: 1,
-    server: {},
-    protocolVersion: "",
-    capabilities: {},
-    capture: { clientCapabilities: [] },
-    tools: [],
-    resources: [],
-    resourceTemplates: [],
-    prompts: [],
-  };
-}
-
 function lintItem(
   kind: ItemKind,
   item: JsonObject,
@@ -332,14 +325,14 @@ function lintItem(
   covers: (path: string) => boolean,
   options: SecurityOptions,
 ): Side {
-  const sub = bareContract();
+  const sub = emptyContract();
   (sub[LIST[kind]] as JsonObject[]).push(item);
   const own = kind === "tool" && typeof item.name === "string" ? item.name : undefined;
   return lintSub(sub, kind, names, own, covers, options);
 }
 
 function lintServer(instructions: string, names: ToolNames, options: SecurityOptions): Side {
-  const sub = bareContract();
+  const sub = emptyContract();
   sub.instructions = instructions;
   return lintSub(sub, "server", names, undefined, () => true, options);
 }

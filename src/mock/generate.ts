@@ -9,17 +9,9 @@ import { isJsonObject, type Json, type JsonObject } from "../contract/model.ts";
 import { minimalInstance } from "../schema/witness/instances.ts";
 import { validatorOf } from "./validate.ts";
 
-/** mulberry32: a tiny, well-distributed 32-bit PRNG. */
-export function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export { prng } from "../util/random.ts";
+
+import { prng } from "../util/random.ts";
 
 /** FNV-1a of a text, mixed with a seed: the per-call seed. */
 export function seedFor(seed: number, ...parts: Json[]): number {
