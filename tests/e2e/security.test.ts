@@ -372,7 +372,7 @@ describe("the redaction helpers", () => {
         "OTHER=plainValue",
       ],
     });
-    expect(describeTarget(stdio)).toBe("`npx mcp-remote https://h/sse?token=***`");
+    expect(describeTarget(stdio)).toBe("`npx mcp-remote 'https://h/sse?token=***'`");
     const secrets = targetSecrets(stdio);
     expect(secrets).toEqual(
       expect.arrayContaining(["k3y-value", "postgres://u:dbpass77@h/db", "dbpass77", "u:dbpass77", "plainValue"]),
