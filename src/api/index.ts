@@ -13,9 +13,8 @@
  *
  * Errors are CliError subclasses with the CLI's exit code: UsageError (2) for bad input such
  * as an invalid lockfile, ServerError (3) when a server fails.
- *
- * Not here yet: serving a contract as a mock server (`mcp-contract mock`, issue 14), which
- * will be exported as `serveMock` once src/mock/ exists.
+ * - serveMock(contract, options): the contract as an MCP server on Streamable HTTP (both eras),
+ *   as `mcp-contract mock --http` serves it, for a consumer's tests.
  */
 
 import type { EraSetting } from "../connect/era.ts";
@@ -261,4 +260,40 @@ export async function capture(target: CaptureTarget, options: CaptureOptions = {
     () => "cli",
   );
   return (await captureTarget(resolved, new Ui({ quiet: true }))).contract;
+}
+
+export interface MockOptions {
+  /** Where to listen (default 127.0.0.1; port 0, the default, picks a free one). */
+  host?: string;
+  port?: number;
+  /** Varies generated results (default 1, as the CLI's --seed); the same seed, tool and arguments give the same result. */
+  seed?: number;
+  /** Items per list page (default 100). */
+  pageSize?: number;
+  /** Every request with its answer, as `mcp-contract mock --record` writes them. */
+  onExchange?: (exchange: unknown) => void;
+}
+
+export interface RunningMock {
+  /** The Streamable HTTP endpoint, e.g. http://127.0.0.1:41234/mcp. */
+  url: string;
+  close(): Promise<void>;
+}
+
+/**
+ * Serve a contract as an MCP server over Streamable HTTP, in both protocol eras, as
+ * `mcp-contract mock --http` does: arguments validated against each tool's inputSchema,
+ * results generated (seeded) to its outputSchema. Point a client at `url` in a test.
+ */
+export async function serveMock(contract: ContractInput, options: MockOptions = {}): Promise<RunningMock> {
+  const [{ MockServer }, { serveNodeHttp }] = await Promise.all([
+    import("../mock/server.ts"),
+    import("../mock/node-http.ts"),
+  ]);
+  const server = new MockServer(contractOf(contract, "contract"), {
+    seed: options.seed ?? 1,
+    pageSize: options.pageSize ?? 100,
+    ...(options.onExchange ? { onExchange: options.onExchange } : {}),
+  });
+  return serveNodeHttp(server, options.host ?? "127.0.0.1", options.port ?? 0);
 }

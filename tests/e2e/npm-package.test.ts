@@ -135,7 +135,7 @@ describe("the programmatic API", () => {
   test("is imported and used from a Node script", async () => {
     const script = `
 import { readFileSync } from "node:fs";
-import { capture, diffContracts, diffSchema, formatReport, lint, parseContract, serializeContract, UsageError, version } from "mcp-contract";
+import { capture, diffContracts, diffSchema, formatReport, lint, parseContract, serializeContract, serveMock, UsageError, version } from "mcp-contract";
 import { binaryPath } from "mcp-contract/binary";
 const text = readFileSync(${JSON.stringify(WEATHER)}, "utf8");
 const before = parseContract(text);
@@ -145,6 +145,9 @@ const report = await diffContracts(before, after);
 const input = await diffSchema({ type: "string", enum: ["a", "b"] }, { type: "string", enum: ["a"] }, "input");
 const output = await diffSchema({ type: "string", enum: ["a", "b"] }, { type: "string", enum: ["a"] }, "output");
 const live = await capture({ command: ["node", ${JSON.stringify(join(ROOT, "examples/weather-server.mjs"))}] });
+const mock = await serveMock(text);
+const viaMock = await capture({ url: mock.url });
+await mock.close();
 let invalid;
 try { parseContract("{}"); } catch (error) { invalid = error instanceof UsageError && error.exitCode; }
 console.log(JSON.stringify({
@@ -159,6 +162,7 @@ console.log(JSON.stringify({
   lint: lint(text).result,
   markdown: formatReport(report, "markdown").includes("enum-value-removed"),
   roundTrip: serializeContract(live) === text,
+  mock: JSON.stringify(viaMock.tools) === JSON.stringify(before.tools) && viaMock.server.name === before.server.name,
   invalid,
 }));
 `;
@@ -177,6 +181,7 @@ console.log(JSON.stringify({
       lint: "pass",
       markdown: true,
       roundTrip: true,
+      mock: true,
       invalid: 2,
     });
   }, 60_000);
