@@ -61,9 +61,11 @@ export async function negotiate(session: Session, setting: EraSetting, hooks: Ne
   const probe = session.probe();
   let probeSettled = false;
   // Observed below, or left behind once initialize has won; a late answer still tells us the server heard it.
+  let probeAnswer: Awaited<typeof probe> | undefined;
   probe.then(
-    () => {
+    (value) => {
       probeSettled = true;
+      probeAnswer = value;
     },
     () => {
       probeSettled = true;
@@ -96,6 +98,13 @@ export async function negotiate(session: Session, setting: EraSetting, hooks: Ne
     // A slow start: the probe was answered after all (method not found), so nothing was ignored.
     await new Promise((resolve) => setImmediate(resolve));
     if (probeSettled) {
+      // A slow start. Answers come in order, so a modern server's DiscoverResult is in by now:
+      // a dual-era server is captured in the modern era whatever its start-up time.
+      const late = probeAnswer && classifyProbe(probeAnswer);
+      if (late && late.kind === "modern") {
+        hooks.onNote?.(`server/discover was answered late (a slow start): modern MCP ${late.version}`);
+        return session.adoptModern(late.version, late.result);
+      }
       hooks.onNote?.("server/discover was answered late (a slow start): legacy MCP");
       return opening;
     }
