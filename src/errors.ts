@@ -21,7 +21,7 @@ export class CliError extends Error {
     options?: { cause?: unknown },
   ) {
     super(message, options);
-    this.name = new.target.name;
+    this.name = "CliError";
   }
 }
 
@@ -29,6 +29,8 @@ export class CliError extends Error {
 export class UsageError extends CliError {
   constructor(message: string, options?: { cause?: unknown }) {
     super(message, ExitCode.usage, options);
+    // Named here, not from new.target: bundlers rename classes (UsageError2), and API users match on name.
+    this.name = "UsageError";
   }
 }
 
@@ -36,6 +38,7 @@ export class UsageError extends CliError {
 export class ServerError extends CliError {
   constructor(message: string, options?: { cause?: unknown }) {
     super(message, ExitCode.server, options);
+    this.name = "ServerError";
   }
 }
 

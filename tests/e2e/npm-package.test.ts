@@ -149,7 +149,7 @@ const mock = await serveMock(text);
 const viaMock = await capture({ url: mock.url });
 await mock.close();
 let invalid;
-try { parseContract("{}"); } catch (error) { invalid = error instanceof UsageError && error.exitCode; }
+try { parseContract("{}"); } catch (error) { invalid = error instanceof UsageError && [error.name, error.exitCode]; }
 console.log(JSON.stringify({
   version,
   binary: binaryPath().includes("@mcp-contract"),
@@ -182,7 +182,7 @@ console.log(JSON.stringify({
       markdown: true,
       roundTrip: true,
       mock: true,
-      invalid: 2,
+      invalid: ["UsageError", 2],
     });
   }, 60_000);
 

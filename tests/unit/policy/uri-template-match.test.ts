@@ -34,3 +34,44 @@ describe("does a URI fit a URI template", () => {
     expect(uriTemplatePrefix("{x}")).toBe("");
   });
 });
+
+describe("the matcher is linear", () => {
+  test("a hostile template against a URI that does not fit answers at once (a RegExp backtracks for hours)", () => {
+    const template = `x://${"{a}".repeat(16)}!`;
+    expect(uriFitsTemplate(template, `x://${"a".repeat(5000)}`)).toBe(false);
+    expect(uriFitsTemplate(template, `x://${"a".repeat(5000)}!`)).toBe(true);
+    expect(uriFitsTemplate(`x://${"{/p}{.e}{;m}".repeat(20)}?`, `x://${"/a.b;c".repeat(1000)}`)).toBe(false);
+  });
+
+  // The meaning of each operator, as a RegExp states it; compared on short strings, where backtracking is cheap.
+  const REFERENCE: Record<string, string> = {
+    "{x}": "[^/?#]*",
+    "{+x}": "[\\s\\S]*",
+    "{#x}": "(?:#[\\s\\S]*)?",
+    "{.x}": "(?:\\.[^/?#]*)*",
+    "{/x}": "(?:/[^/?#]*)*",
+    "{;x}": "(?:;[^/?#]*)*",
+    "{?x}": "(?:\\?[^#]*)?",
+    "{&x}": "(?:&[^#]*)?",
+  };
+  const PIECES = [...Object.keys(REFERENCE), "a", "/", ".", "?", "#", ";", "&", "=", "b"];
+  const CHARS = ["a", "b", "/", ".", "?", "#", ";", "&", "="];
+
+  test("agrees with the operators' regular expressions on 20,000 random templates and URIs", () => {
+    let seed = 7;
+    const next = (n: number) => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      return seed % n;
+    };
+    for (let round = 0; round < 20_000; round++) {
+      const pieces = Array.from({ length: 1 + next(4) }, () => PIECES[next(PIECES.length)] as string);
+      const uri = `s:${Array.from({ length: next(7) }, () => CHARS[next(CHARS.length)]).join("")}`;
+      const template = `s:${pieces.join("")}`;
+      const source = pieces.map((p) => REFERENCE[p] ?? p.replace(/[.?^$*+|\\/]/g, "\\$&")).join("");
+      const expected = uri === template || new RegExp(`^s:${source}$`, "u").test(uri);
+      if (uriFitsTemplate(template, uri) !== expected) {
+        throw new Error(`${template} ← ${uri}: expected ${expected}`);
+      }
+    }
+  });
+});
