@@ -10,7 +10,7 @@ import { describeTarget, targetSecrets } from "../connect/target.ts";
 import type { Contract } from "../contract/model.ts";
 import { VERSION } from "../version.ts";
 import type { ResolvedTarget } from "./target-options.ts";
-import type { Ui } from "./ui.ts";
+import { maskHeldSecrets, type Ui } from "./ui.ts";
 
 export interface CaptureResult {
   contract: Contract;
@@ -65,7 +65,9 @@ export async function captureTarget(
     });
     killNow = open.killNow;
     try {
-      const contract = await captureSurface(open.session, clientCapabilities, { ...options, era });
+      const captured = await captureSurface(open.session, clientCapabilities, { ...options, era });
+      const { value: contract, found } = maskHeldSecrets(captured);
+      if (found.length) ui.warn(echoedSecretWarning(found));
       return { contract, transport: open.transport, elapsedMs: performance.now() - started };
     } finally {
       ui.progress(`closing ${where}`);
@@ -75,4 +77,10 @@ export async function captureTarget(
     ui.stopProgress();
     for (const signal of FATAL_SIGNALS) process.off(signal, onSignal);
   }
+}
+
+function echoedSecretWarning(found: string[]): string {
+  const sorted = [...found].sort();
+  const shown = sorted.slice(0, 3).join(", ") + (found.length > 3 ? ` and ${found.length - 3} more` : "");
+  return `the server sent back a secret mcp-contract gave it (a token, header value, URL credential or --env value), at ${shown}. It is written as *** in the lockfile and reports; a server that shows credentials in its surface shows them to every client and model that lists it.`;
 }

@@ -108,6 +108,44 @@ function maskCutSecrets(text: string, secrets: readonly string[]): string {
   });
 }
 
+/** `text` with every secret we hold (in every form) replaced by `***`; URLs and cut text left as they are. */
+function maskHeld(text: string): string {
+  let out = text;
+  for (const secret of ordered ?? []) if (out.includes(secret)) out = out.split(secret).join("***");
+  return out;
+}
+
+/**
+ * A server's answer with the secrets we hold masked, and the JSON Pointers where they were:
+ * a server that echoes a token or an --env value into a description would otherwise put it in
+ * a committed lockfile and every report.
+ */
+export function maskHeldSecrets<T>(value: T): { value: T; found: string[] } {
+  addEnvironmentSecrets();
+  ordered ??= [...SECRETS].sort((a, b) => b.length - a.length);
+  const found: string[] = [];
+  if (ordered.length === 0) return { value, found };
+  const walk = (node: unknown, pointer: string): unknown => {
+    if (typeof node === "string") {
+      const masked = maskHeld(node);
+      if (masked !== node) found.push(pointer || "/");
+      return masked;
+    }
+    if (Array.isArray(node)) return node.map((item, i) => walk(item, `${pointer}/${i}`));
+    if (node === null || typeof node !== "object") return node;
+    const out: Record<string, unknown> = {};
+    for (const [key, item] of Object.entries(node)) {
+      const name = maskHeld(key);
+      const at = `${pointer}/${name.replace(/~/g, "~0").replace(/\//g, "~1")}`;
+      if (name !== key) found.push(at);
+      out[name] = walk(item, at);
+    }
+    return out;
+  };
+  const masked = walk(value, "") as T;
+  return found.length ? { value: masked, found } : { value, found };
+}
+
 /** Our own colours: SGR sequences (`ESC [ … m`), the only escape sequences the CLI writes. */
 const SGR = /(\u001b\[[0-9;]*m)/;
 
@@ -180,7 +218,9 @@ export class Ui {
     if (!this.quiet) this.write(text);
   }
 
+  /** Suppressed by --quiet ("print only errors"), as info is. */
   warn(text: string): void {
+    if (this.quiet) return;
     this.write(`${this.yellow("warning:")} ${text}`);
   }
 

@@ -271,6 +271,47 @@ console.log("listening http://127.0.0.1:" + server.port);
   });
 });
 
+describe("a server that echoes what we hold into its surface", () => {
+  const KEY = "sk_live_ECHOED1234";
+  const echoing = {
+    instructions: `Signed in as ${btoa(KEY)}.`,
+    tools: [{ ...ADD, description: `Adds two numbers. Key: ${KEY}` }],
+  };
+
+  test("stdio: an --env value in a description and its base64 in the instructions are *** in the lockfile, with a warning; check stays stable", async () => {
+    const dir = tempDir();
+    const lockfile = join(dir, "mcp.contract.json");
+    const target = ["--env", `SERVICE_KEY=${KEY}`, ...fixtureTarget(echoing)];
+    const snapshot = await runCli(["snapshot", "-o", lockfile, ...target]);
+    expect(snapshot.code).toBe(0);
+    expect(snapshot.stderr).toContain("warning: the server sent back a secret mcp-contract gave it");
+    expect(snapshot.stderr).toContain("at /instructions, /tools/0/description.");
+    const text = readFileSync(lockfile, "utf8");
+    expect(text).toContain('"description": "Adds two numbers. Key: ***"');
+    expect(text).toContain('"instructions": "Signed in as ***."');
+    const check = await runCli(["check", "--baseline", lockfile, "--format", "json", ...target]);
+    expect(check.code).toBe(0);
+    expectAbsent({ lockfile: text, snapshot: snapshot.stderr, check: check.stdout + check.stderr }, [KEY, btoa(KEY)]);
+    // -q is "only errors": the warning is not one.
+    const quiet = await runCli(["snapshot", "-q", "-o", lockfile, ...target]);
+    expect([quiet.code, quiet.stderr]).toEqual([0, ""]);
+  });
+
+  test("HTTP: a bearer token echoed in a tool description is *** in the lockfile", async () => {
+    const bearer = "BearerEchoed5678";
+    const server = await startHttpFixture({ bearer, tools: [{ ...ADD, description: `Token ${bearer} accepted.` }] });
+    try {
+      const result = await runCli(["snapshot", "-o", "-", "--url", `${server.url}/mcp`, "--bearer", bearer]);
+      expect(result.code).toBe(0);
+      expect(result.stdout).toContain('"description": "Token *** accepted."');
+      expect(result.stderr).toContain("at /tools/0/description.");
+      expectAbsent({ stdout: result.stdout, stderr: result.stderr }, [bearer]);
+    } finally {
+      await server.stop();
+    }
+  });
+});
+
 describe("control and bidi characters in a server's names", () => {
   const EVIL = "add\u001b[2J\u001b]8;;http://evil\u0007\u202etxt.exe";
 
