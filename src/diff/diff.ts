@@ -20,12 +20,17 @@ export type SurfaceLens = (before: Contract, after: Contract, touched: readonly 
 export function diffContracts(oldC: Contract, newC: Contract, lenses: readonly SurfaceLens[] = []): Change[] {
   // The lists say which items they found added or changed, so a lens looks at only those.
   const touched: TouchedItem[] = [];
-  const specs = [
+  let specs = [
     ...diffTools(...alignTools(oldC, newC), touched),
     ...diffResources(oldC.resources, newC.resources, touched),
     ...diffTemplates(oldC.resourceTemplates, newC.resourceTemplates, touched),
     ...diffPrompts(oldC.prompts, newC.prompts, touched),
     ...diffServer(oldC, newC),
   ];
+  // Equivalent rewrites account for lines of our lockfile; a side converted from a peer tool's
+  // file (capture.importedFrom) is spelled by the converter, so there are no such lines to explain.
+  if (oldC.capture.importedFrom !== undefined || newC.capture.importedFrom !== undefined) {
+    specs = specs.filter((spec) => spec.rule !== "equivalent-rewrite");
+  }
   return buildChanges([...specs, ...lenses.flatMap((lens) => lens(oldC, newC, touched))]);
 }

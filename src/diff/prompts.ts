@@ -8,6 +8,7 @@ import { isJsonObject, type JsonObject, type Prompt } from "../contract/model.ts
 import { pointer } from "../contract/pointer.ts";
 import { type ChangeSpec, diffById, diffFields, type TouchedItem, textOrMetadata } from "./change.ts";
 import type { RenameCandidate } from "./rename.ts";
+import { explainRest } from "./rewrites.ts";
 
 export function diffPrompts(
   oldPrompts: readonly Prompt[],
@@ -124,5 +125,5 @@ function diffPrompt(name: string, oldPrompt: Prompt, newPrompt: Prompt): ChangeS
       ),
     );
   }
-  return specs;
+  return [...specs, ...explainRest("prompt", name, oldPrompt, newPrompt, specs)];
 }

@@ -18,6 +18,7 @@ import {
   textOrMetadata,
 } from "./change.ts";
 import { compareStrings, findRenames, type RenameCandidate } from "./rename.ts";
+import { explainRest } from "./rewrites.ts";
 import { templateVariableNames } from "./uri-template.ts";
 
 // ---------------------------------------------------------------------------------------------
@@ -37,8 +38,10 @@ export function diffResources(
     before: oldResources,
     after: newResources,
     renameCandidate,
-    diffItem: (uri, oldResource, newResource) =>
-      diffItemFields("resource", uri, oldResource, newResource, "uri", RESOURCE_RULES),
+    diffItem: (uri, oldResource, newResource) => {
+      const specs = diffItemFields("resource", uri, oldResource, newResource, "uri", RESOURCE_RULES);
+      return [...specs, ...explainRest("resource", uri, oldResource, newResource, specs)];
+    },
     ...(touched !== undefined && { touched }),
   });
 }
@@ -158,6 +161,7 @@ function nameOf(template: ResourceTemplate): string | undefined {
 /** The target is the old uriTemplate: the identity the lockfile pinned. */
 function diffTemplate(id: string, oldTemplate: ResourceTemplate, newTemplate: ResourceTemplate): ChangeSpec[] {
   const specs = diffItemFields("resourceTemplate", id, oldTemplate, newTemplate, "uriTemplate", TEMPLATE_RULES);
+  specs.push(...explainRest("resourceTemplate", id, oldTemplate, newTemplate, specs, ["/uriTemplate"]));
   const oldText = oldTemplate.uriTemplate;
   const newText = newTemplate.uriTemplate;
   if (oldText === newText) return specs;

@@ -5,27 +5,25 @@
 
 import { type Contract, eraOf, type Json } from "../contract/model.ts";
 import { pointer, pointerToDotted } from "../contract/pointer.ts";
-import { asObject, type ChangeSpec, describeFieldChange, diffFields, sortedUnionKeys } from "./change.ts";
-import { diffServerCapabilities } from "./extensions.ts";
+import { asObject, type ChangeSpec, describeFieldChange, diffFields, jsonEqual, sortedUnionKeys } from "./change.ts";
+import { diffServerCapabilities, taskEncodingMoved } from "./extensions.ts";
+import { explainRest } from "./rewrites.ts";
 
 export function diffServer(oldC: Contract, newC: Contract): ChangeSpec[] {
   const specs: ChangeSpec[] = [];
   specs.push(
     ...diffServerCapabilities(oldC.capabilities, newC.capabilities, (o, n) => diffCapabilities(o, n, "/capabilities")),
   );
+  // Every capability line is explained, unless tasks only moved between encodings (not a change).
+  if (!taskEncodingMoved(oldC.capabilities, newC.capabilities)) {
+    const before = { capabilities: oldC.capabilities };
+    specs.push(...explainRest("server", "", before, { capabilities: newC.capabilities }, specs));
+  }
   // Across eras the version says how the surface was captured (initialize or server/discover),
   // not what it is: a dual-era server captured each way, or one that moved to the 2026
   // protocol and changed nothing else, is the same surface. Within an era it is a change.
   if (oldC.protocolVersion !== newC.protocolVersion && eraOf(oldC.protocolVersion) === eraOf(newC.protocolVersion)) {
-    specs.push({
-      rule: "protocol-version-changed",
-      kind: "server",
-      name: "",
-      path: "/protocolVersion",
-      before: oldC.protocolVersion,
-      after: newC.protocolVersion,
-      message: describeFieldChange("protocolVersion", oldC.protocolVersion, newC.protocolVersion),
-    });
+    specs.push(protocolVersionChange(oldC.protocolVersion, newC.protocolVersion));
   }
   if (oldC.instructions !== newC.instructions) {
     specs.push({
@@ -68,7 +66,23 @@ function diffCapabilities(oldValue: Json | undefined, newValue: Json | undefined
     const after = newObject[key];
     const childPath = pointer(path, key);
     const label = pointerToDotted(childPath).replace(/^capabilities\.?/, "");
-    if (isPresent(before) && !isPresent(after)) {
+    if (path === "/capabilities" && !SERVER_CAPABILITIES.has(key)) {
+      if (!jsonEqual(before, after)) specs.push(nonServerCapability(key, childPath, before, after));
+      continue;
+    }
+    const announces = NOTIFICATION_FLAGS[label];
+    if (announces !== undefined && isPresent(before) && !isPresent(after)) {
+      specs.push({
+        rule: "capability-notifications-removed",
+        kind: "server",
+        name: "",
+        path: childPath,
+        before: before!,
+        ...(after !== undefined && { after }),
+        message: `capability ${JSON.stringify(label)} removed`,
+        note: `It only announced ${announces}; without it clients re-list or re-read when they need to, and every request they send stays valid.`,
+      });
+    } else if (isPresent(before) && !isPresent(after)) {
       specs.push({
         rule: "capability-removed",
         kind: "server",
@@ -97,4 +111,83 @@ function diffCapabilities(oldValue: Json | undefined, newValue: Json | undefined
 
 function isPresent(value: Json | undefined): boolean {
   return value !== undefined && value !== null && value !== false;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Capabilities in the spec's vocabulary (ServerCapabilities, 2025-11-25 and 2026-07-28).
+
+/** The keys of ServerCapabilities; `extensions` is compared by extensions.ts. */
+const SERVER_CAPABILITIES: ReadonlySet<string> = new Set([
+  "experimental",
+  "logging",
+  "completions",
+  "prompts",
+  "resources",
+  "tools",
+  "tasks",
+  "extensions",
+]);
+
+/** Keys of ClientCapabilities: what a confused server may echo under its own capabilities. */
+const CLIENT_CAPABILITIES: ReadonlySet<string> = new Set(["roots", "sampling", "elicitation"]);
+
+/** Sub-flags that only announce notifications: what a client receives while they are set. */
+const NOTIFICATION_FLAGS: Readonly<Record<string, string>> = {
+  "tools.listChanged": "notifications/tools/list_changed",
+  "prompts.listChanged": "notifications/prompts/list_changed",
+  "resources.listChanged": "notifications/resources/list_changed",
+  "resources.subscribe":
+    "that clients may subscribe to resources (resources/subscribe and notifications/resources/updated)",
+};
+
+function nonServerCapability(key: string, path: string, before: Json | undefined, after: Json | undefined): ChangeSpec {
+  const what = CLIENT_CAPABILITIES.has(key)
+    ? `"${key}" is a client capability (declared by clients in ClientCapabilities), not a server one`
+    : `"${key}" is not a server capability in the spec (ServerCapabilities has ${[...SERVER_CAPABILITIES].join(", ")}); a vendor feature belongs under "experimental"`;
+  return {
+    rule: "non-server-capability-changed",
+    kind: "server",
+    name: "",
+    path,
+    ...(before !== undefined && { before }),
+    ...(after !== undefined && { after }),
+    message: describeFieldChange(`capability ${JSON.stringify(key)}`, before, after),
+    note: `${what}: clients take nothing from it, so no request or notification changes.`,
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Protocol version: revisions are dates, so they order as strings. A newer revision keeps
+// clients of an older one working (they negotiate down); an older one lacks what came after.
+
+/** What each revision added that clients use, for the note on a downgrade. */
+const REVISION_FEATURES: readonly [revision: string, features: string][] = [
+  ["2025-03-26", "tool annotations, audio content, completions, Streamable HTTP, OAuth 2.1 authorization"],
+  [
+    "2025-06-18",
+    "structured tool output (outputSchema, structuredContent), elicitation, resource links in tool results, title fields",
+  ],
+  ["2025-11-25", "tasks, icons, URL-mode elicitation, tool calls in sampling, default values in elicitation"],
+];
+
+function protocolVersionChange(before: string, after: string): ChangeSpec {
+  const downgrade = after < before;
+  const lacks = REVISION_FEATURES.filter(([revision]) => revision > after && revision <= before).map(
+    ([revision, features]) => `${revision}: ${features}`,
+  );
+  const note = downgrade
+    ? lacks.length > 0
+      ? `The older revision lacks what came after it (${lacks.join("; ")}); clients that use those features lose them.`
+      : "Features of the newer revision are not part of the older one; clients that use them lose them."
+    : undefined;
+  return {
+    rule: downgrade ? "protocol-version-downgraded" : "protocol-version-changed",
+    kind: "server",
+    name: "",
+    path: "/protocolVersion",
+    before,
+    after,
+    message: describeFieldChange("protocolVersion", before, after),
+    ...(note !== undefined && { note }),
+  };
 }

@@ -23,6 +23,7 @@ import {
 import { withMcpHeaders } from "./mcp-header.ts";
 import type { Direction } from "./model.ts";
 import type { RenameCandidate } from "./rename.ts";
+import { explainRest } from "./rewrites.ts";
 
 type SchemaField = "inputSchema" | "outputSchema";
 
@@ -90,7 +91,8 @@ function diffTool(name: string, oldTool: Tool, newTool: Tool): ChangeSpec[] {
 
   const oldAnnotations = asObject(oldTool.annotations);
   const newAnnotations = asObject(newTool.annotations);
-  specs.push(...diffHints(name, oldAnnotations, newAnnotations));
+  const hints = diffHints(name, oldAnnotations, newAnnotations);
+  specs.push(...hints.specs);
   specs.push(
     ...diffFields("tool", name, oldAnnotations, newAnnotations, "/annotations", HINTS, () => "tool-metadata-changed"),
   );
@@ -110,6 +112,7 @@ function diffTool(name: string, oldTool: Tool, newTool: Tool): ChangeSpec[] {
       () => "tool-metadata-changed",
     ),
   );
+  specs.push(...explainRest("tool", name, oldTool, newTool, specs, hints.covered));
   return specs;
 }
 
@@ -291,7 +294,11 @@ const HINT_RULES: readonly HintRule[] = [
   },
 ];
 
-function diffHints(name: string, oldAnnotations: JsonObject, newAnnotations: JsonObject): ChangeSpec[] {
+function diffHints(
+  name: string,
+  oldAnnotations: JsonObject,
+  newAnnotations: JsonObject,
+): { specs: ChangeSpec[]; covered: string[] } {
   const specs: ChangeSpec[] = [];
   for (const rule of HINT_RULES) {
     const before = rule.effective(oldAnnotations);
@@ -319,9 +326,10 @@ function diffHints(name: string, oldAnnotations: JsonObject, newAnnotations: Jso
 }
 
 /**
- * When readOnlyHint flips, the destructive and idempotent verdicts flip with it although
- * their own hints did not change: say so once, in the read-only finding's note, instead of
- * three findings for one edit.
+ * When readOnlyHint flips, the destructive and idempotent verdicts flip with it: the spec
+ * gives those hints meaning only when readOnlyHint is false, so on the read-only side they
+ * say nothing, whatever they are set to. Say so once, in the read-only finding's note,
+ * instead of three findings for one edit; the hint lines folded are `covered` by it.
  */
 const CONSEQUENCE: Partial<Record<DiffRuleId, string>> = {
   "tool-now-destructive": "may now perform destructive updates",
@@ -334,14 +342,14 @@ function foldReadOnlyConsequences(
   specs: ChangeSpec[],
   oldAnnotations: JsonObject,
   newAnnotations: JsonObject,
-): ChangeSpec[] {
+): { specs: ChangeSpec[]; covered: string[] } {
   const readOnlySpec = specs.find((s) => s.path === "/annotations/readOnlyHint");
-  if (!readOnlySpec) return specs;
+  if (!readOnlySpec) return { specs, covered: [] };
   const consequences: string[] = [];
+  const covered: string[] = [];
   const kept = specs.filter((spec) => {
     const key = spec.path.split("/").pop() as string;
-    const derived =
-      (key === "destructiveHint" || key === "idempotentHint") && jsonEqual(oldAnnotations[key], newAnnotations[key]);
+    const derived = key === "destructiveHint" || key === "idempotentHint";
     if (derived) {
       const text = CONSEQUENCE[spec.rule] ?? spec.message;
       const why = typeof newAnnotations[key] === "boolean" ? "" : ` (${key} is absent, which means ${DEFAULTS[key]})`;
@@ -349,10 +357,14 @@ function foldReadOnlyConsequences(
     }
     return !derived;
   });
+  // Hint lines that changed beside the flip mean nothing on the read-only side: the flip explains them.
+  for (const key of ["destructiveHint", "idempotentHint"]) {
+    if (!jsonEqual(oldAnnotations[key], newAnnotations[key])) covered.push(`/annotations/${key}`);
+  }
   if (consequences.length > 0) {
     readOnlySpec.note = `So it ${consequences.join(" and ")}.`;
   }
-  return kept;
+  return { specs: kept, covered };
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -3,6 +3,7 @@
  * judged, with one severity for what callers send (input) and one for what they receive
  * (output). src/rules/diff-rules.ts puts them first in the catalog. Pure data.
  */
+import { ANNOTATION_RULE_ROWS } from "./diff-rules-annotations.ts";
 import type { DiffRuleRow } from "./model.ts";
 
 export const SCHEMA_RULE_ROWS = [
@@ -285,6 +286,16 @@ export const SCHEMA_RULE_ROWS = [
     example: '"maximum": 50 → "maximum": 100',
   },
   {
+    id: "safe-integer-bound-changed",
+    group: "schema",
+    input: "patch",
+    output: "patch",
+    summary: "an integer bound at the JSON interoperability limit (±9007199254740991) was added or removed",
+    rationale:
+      "zod's `.int()` (zod 4) emits `minimum: -9007199254740991` and `maximum: 9007199254740991` (±(2^53−1), `Number.MAX_SAFE_INTEGER`) on every integer. RFC 8259 §6 and I-JSON (RFC 7493 §2.2) say integers beyond that range are not interoperable: JSON parsers that use IEEE 754 doubles cannot represent them exactly. So the bound only spells out what every client already lives with; adding or removing exactly that bound is patch. Any other bound is judged by minimum-raised and its kin.",
+    example: '{"type": "integer"} → {"type": "integer", "minimum": -9007199254740991, "maximum": 9007199254740991}',
+  },
+  {
     id: "multiple-of-narrowed",
     group: "schema",
     input: "breaking",
@@ -505,6 +516,39 @@ export const SCHEMA_RULE_ROWS = [
     example: '{"type": "string"} → "anyOf": [{"type": "string"}, {"type": "array"}]',
   },
   {
+    id: "union-branch-change-absorbed",
+    group: "schema",
+    input: "patch",
+    output: "patch",
+    summary: "an anyOf branch changed, but another branch accepts the values involved",
+    rationale:
+      "A branch is judged against the whole union, not alone. When every value an anyOf branch stopped (or started) accepting is accepted by another branch on both sides, the union accepts exactly the same values: nothing is rejected or newly accepted. The note names what the branch alone would have been reported as. (Under oneOf the same edit does change the union: see oneof-overlap-removed and oneof-overlap-added.)",
+    example:
+      '"anyOf": [{"type": "string", "maxLength": 10}, {"type": "string"}] → "anyOf": [{"type": "string", "maxLength": 5}, {"type": "string"}]',
+  },
+  {
+    id: "oneof-overlap-removed",
+    group: "schema",
+    input: "minor",
+    output: "breaking",
+    summary: "a oneOf branch gave up values another branch also accepts: those values are now valid",
+    rationale:
+      "oneOf is exclusive: a value that matches two branches is rejected. When a branch stops accepting values that another branch accepts on both sides, those values matched two branches before (invalid) and match one now (valid). The union accepts more: no input a client sends is rejected, but an output may now hold values clients never received. The common case is a const added to a branch beside a catch-all branch.",
+    example:
+      '"oneOf": [{"type": "string", "enum": ["a", "b"]}, {"type": "string"}] → "oneOf": [{"type": "string", "const": "a"}, {"type": "string"}]',
+  },
+  {
+    id: "oneof-overlap-added",
+    group: "schema",
+    input: "breaking",
+    output: "minor",
+    summary: "a oneOf branch took on values another branch already accepts: those values are now rejected",
+    rationale:
+      "oneOf is exclusive: a value that matches two branches is rejected. When a branch starts accepting values another branch already accepted, those values matched one branch before (valid) and match two now (invalid), however harmless the edit looks branch by branch. Clients that send them are refused. If the union is meant inclusively, anyOf says so and makes the edit a no-op.",
+    example:
+      '"oneOf": [{"type": "string", "const": "a"}, {"type": "string"}] → "oneOf": [{"type": "string", "enum": ["a", "b"]}, {"type": "string"}]',
+  },
+  {
     id: "composition-changed",
     group: "schema",
     input: "breaking",
@@ -553,70 +597,6 @@ export const SCHEMA_RULE_ROWS = [
       "Only local references (#/$defs/…, #/definitions/…) can be followed; a changed remote reference is judged breaking so that a person reviews it.",
     example: '"$ref": "https://example.com/a.json" → "…/b.json"',
   },
-  {
-    id: "schema-dialect-changed",
-    group: "schema",
-    input: "minor",
-    output: "minor",
-    summary: "$schema (the JSON Schema dialect) changed",
-    rationale:
-      "Keyword meanings differ between dialects (draft-07 items arrays vs 2020-12 prefixItems). mcp-contract normalizes both and reports real effects as separate changes.",
-    example: '"$schema": "http://json-schema.org/draft-07/schema#" → "https://json-schema.org/draft/2020-12/schema"',
-  },
-  {
-    id: "default-changed",
-    group: "schema",
-    input: "minor",
-    output: "minor",
-    summary: "a default value was added, removed or changed",
-    rationale: "Callers that omit the value now get different behaviour without any error.",
-    example: '"default": 3 → "default": 7',
-  },
-  {
-    id: "deprecated-added",
-    group: "schema",
-    input: "minor",
-    output: "minor",
-    summary: "marked deprecated",
-    rationale: "Still valid, but a signal to move off it before it is removed.",
-    example: '"deprecated": true',
-  },
-  {
-    id: "deprecated-removed",
-    group: "schema",
-    input: "minor",
-    output: "minor",
-    summary: "no longer marked deprecated",
-    rationale: "A promise of continued support: the mirror image of deprecated-added.",
-    example: '"deprecated": true → (absent)',
-  },
-  {
-    id: "read-write-only-changed",
-    group: "schema",
-    input: "minor",
-    output: "minor",
-    summary: "readOnly or writeOnly changed",
-    rationale:
-      "These annotate which side of an exchange may carry the value; tooling that honours them behaves differently.",
-    example: '"readOnly": true → (absent)',
-  },
-  {
-    id: "description-changed",
-    group: "schema",
-    input: "patch",
-    output: "patch",
-    summary: "a title, description or examples changed (in a schema or on any item)",
-    rationale:
-      "Documentation only for compatibility, but models read these: review rewritten text (see lint's security rules).",
-    example: '"description": "City" → "description": "City name"',
-  },
-  {
-    id: "annotation-keyword-changed",
-    group: "schema",
-    input: "patch",
-    output: "patch",
-    summary: "a keyword with no validation meaning changed",
-    rationale: "Unknown keywords and extension fields (x-…) do not change which values are valid.",
-    example: '"x-order": 1 → 2',
-  },
+  // Annotations: keywords that validate nothing (src/rules/diff-rules-annotations.ts).
+  ...ANNOTATION_RULE_ROWS,
 ] as const satisfies readonly DiffRuleRow[];

@@ -8,6 +8,7 @@
  * produce more. Rules outside schemas have the same severity both ways.
  */
 import { SCHEMA_RULE_ROWS } from "./diff-rules-schema.ts";
+import { SERVER_RULE_ROWS } from "./diff-rules-server.ts";
 import type { DiffRuleRow } from "./model.ts";
 
 export const DIFF_RULE_ROWS = [
@@ -66,7 +67,8 @@ export const DIFF_RULE_ROWS = [
     input: "breaking",
     output: "breaking",
     summary: "readOnlyHint went from true to false",
-    rationale: "Clients auto-approve read-only tools; this one may now modify its environment.",
+    rationale:
+      "Clients auto-approve read-only tools; this one may now modify its environment. destructiveHint and idempotentHint mean something only when readOnlyHint is false, so what they now say (may destroy, not idempotent) is part of this one finding, in its note, not findings of their own.",
     example: '"readOnlyHint": true → false',
   },
   {
@@ -75,7 +77,8 @@ export const DIFF_RULE_ROWS = [
     input: "minor",
     output: "minor",
     summary: "readOnlyHint went from false to true",
-    rationale: "The tool promises more than before.",
+    rationale:
+      "The tool promises more than before. On a read-only tool destructiveHint and idempotentHint mean nothing (the spec gives them meaning only when readOnlyHint is false): that it is now non-destructive and idempotent is said in this finding's note, whatever those hints are set to.",
     example: '(absent) → "readOnlyHint": true',
   },
   {
@@ -94,7 +97,8 @@ export const DIFF_RULE_ROWS = [
     input: "minor",
     output: "minor",
     summary: "the tool no longer declares destructive updates",
-    rationale: "The tool promises more than before.",
+    rationale:
+      "The tool promises more than before. Only for a tool that is not read-only: a read-only tool gaining `destructiveHint: false` changes nothing (equivalent-rewrite, patch).",
     example: '(absent) → "destructiveHint": false',
   },
   {
@@ -152,6 +156,16 @@ export const DIFF_RULE_ROWS = [
     summary: "execution.taskSupport changed compatibly",
     rationale: "Every way of calling the tool that worked before still works.",
     example: '"taskSupport": "required" → "optional"',
+  },
+  {
+    id: "equivalent-rewrite",
+    group: "tool",
+    input: "patch",
+    output: "patch",
+    summary: "lockfile lines of an item changed without changing what it accepts, returns or promises",
+    rationale:
+      'Every changed line of the lockfile is accounted for: edits with no effect are listed in one entry per item (a tool, resource, template or prompt, or the server capabilities), with why each has none, instead of being skipped silently. Examples: a hint set explicitly to its spec default (`readOnlyHint: false`, `destructiveHint: true`, `idempotentHint: false`, `openWorldHint: true`), `destructiveHint` or `idempotentHint` on a read-only tool (they mean something only when `readOnlyHint` is false), `execution.taskSupport` absent ↔ `"forbidden"`, an unreferenced `$defs` entry added or removed, an empty `required` dropped, `required: false` spelled out on a prompt argument, a capability flag set to false where it was absent, a list setting in another order, and any schema rewrite the engine finds accepts the same values (nullability spelled another way, a union reordered).',
+    example: '(no annotations) → "annotations": {"readOnlyHint": false, "destructiveHint": true}',
   },
   {
     id: "tool-metadata-changed",
@@ -489,102 +503,8 @@ export const DIFF_RULE_ROWS = [
     example: '"description": "…" → "…"',
   },
 
-  // ── server ──
-  {
-    id: "capability-removed",
-    group: "server",
-    input: "breaking",
-    output: "breaking",
-    summary: "a server capability or sub-capability was removed",
-    rationale:
-      "Clients that use it (listing, subscriptions, list_changed notifications, logging, completions) lose it.",
-    example: '"resources": {"subscribe": true} → "resources": {}',
-  },
-  {
-    id: "capability-added",
-    group: "server",
-    input: "minor",
-    output: "minor",
-    summary: "a server capability or sub-capability was added",
-    rationale: "Nothing that worked before stops working.",
-    example: '(absent) → "logging": {}',
-  },
-  {
-    id: "protocol-version-changed",
-    group: "server",
-    input: "minor",
-    output: "minor",
-    summary: "the protocol version changed within an era",
-    rationale:
-      "Clients negotiate the version at initialize; features tied to a version appear or disappear with it. A move between eras (2025-11-25 ↔ 2026-07-28) is not reported: it says how the surface was captured (initialize or server/discover), and one surface model describes both.",
-    example: '"2025-06-18" → "2025-11-25"',
-  },
-  {
-    id: "instructions-changed",
-    group: "server",
-    input: "patch",
-    output: "patch",
-    summary: "the server's instructions changed",
-    rationale: "Documentation for the model; review rewritten text.",
-    example: '"instructions": "…" → "…"',
-  },
-  {
-    id: "server-info-changed",
-    group: "server",
-    input: "patch",
-    output: "patch",
-    summary: "serverInfo (name, version, title, …) changed",
-    rationale: "Informational; `--enforce-semver` compares the version with the changes.",
-    example: '"version": "1.2.0" → "1.3.0"',
-  },
-  {
-    id: "extension-removed",
-    group: "server",
-    input: "breaking",
-    output: "breaking",
-    summary: "a server extension (capabilities.extensions) was removed",
-    rationale:
-      "Clients that negotiated the extension lose what it adds: its methods, result types and metadata (task handles, MCP Apps views, …). The tasks extension (`io.modelcontextprotocol/tasks`, 2026-07-28) and the `tasks` capability with `execution.taskSupport` of 2025-11-25 are one fact: a server that moves from one encoding to the other and still supports tasks for tools/call is not reported.",
-    example: '"extensions": {"io.modelcontextprotocol/ui": {}} → (absent)',
-  },
-  {
-    id: "extension-added",
-    group: "server",
-    input: "minor",
-    output: "minor",
-    summary: "a server extension (capabilities.extensions) was added",
-    rationale: "Clients that do not know the extension ignore it; nothing that worked before stops working.",
-    example: '(absent) → "extensions": {"io.modelcontextprotocol/tasks": {}}',
-  },
-  {
-    id: "extension-setting-added",
-    group: "server",
-    input: "minor",
-    output: "minor",
-    summary: "an extension setting, or a value of a list setting, was added",
-    rationale:
-      "The server advertises more of the extension; clients that do not know the setting ignore it. Settings are compared like sub-capabilities: false or null counts as absent, a bare `true` is an extension with no settings, and lists are compared as sets (a new order is no change).",
-    example: '"mimeTypes": ["text/html;profile=mcp-app"] → ["text/html;profile=mcp-app", "text/uri-list"]',
-  },
-  {
-    id: "extension-setting-removed",
-    group: "server",
-    input: "breaking",
-    output: "breaking",
-    summary: "an extension setting, or a value of a list setting, was removed",
-    rationale: "Clients that relied on what the setting advertised (a mode, a content type, a feature flag) lose it.",
-    example: '"io.example/streaming": {"resume": true} → {}',
-  },
-  {
-    id: "extension-setting-changed",
-    group: "server",
-    input: "breaking",
-    output: "breaking",
-    summary: "an extension setting changed value",
-    rationale:
-      "What a setting means is defined by its extension, so whether the new value still serves the clients of the old one cannot be told statically: judged breaking so that a person reviews it (a policy override can lower it for a setting known to be harmless).",
-    example: '"io.example/streaming": {"protocol": "v1"} → {"protocol": "v2"}',
-  },
+  // ── server (src/rules/diff-rules-server.ts) ──
+  ...SERVER_RULE_ROWS,
 
   // ── security ──
   {

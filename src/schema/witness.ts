@@ -25,6 +25,7 @@ import { type Cand, decodePointer, keyOf, OMIT, strings } from "./witness/json.t
 import { okAny } from "./witness/local-checks.ts";
 import { Side } from "./witness/merge.ts";
 import { rewriteDefinitionPath, walk } from "./witness/path-walk.ts";
+import { withOnlyChange } from "./witness/single-change.ts";
 import { validatorFor } from "./witness/validators.ts";
 
 export type { WitnessChange, WitnessDirection } from "./witness/candidates.ts";
@@ -102,6 +103,12 @@ function searchWitness(
     const acceptingValid = validatorFor(accRoot);
     const rejectingValid = validatorFor(rejRoot);
     if (!acceptingValid || !rejectingValid) return undefined;
+    // Witnesses belong to their change (witness/single-change.ts): input, the change alone
+    // rejects it; output, the change alone admits it.
+    const single = withOnlyChange(oldRoot, newRoot, change.path);
+    const singleValid = single === undefined ? undefined : validatorFor(single);
+    const ownChange = (candidate: Json): boolean =>
+      singleValid === undefined || singleValid(candidate) === (direction === "output");
     const decoded = decodePointer(change.path);
     if (!decoded) return undefined;
     const accSide = new Side(accRoot);
@@ -170,6 +177,7 @@ function searchWitness(
     // rejecting schema where it can, so the witness breaks through this change and not
     // through another one elsewhere in the same schema. P (accepting side only) last.
     // A witness that is not clean is kept as a fallback only when its leaf breaks by itself.
+    const unionLevel = change.rule.startsWith("oneof-overlap-");
     const tried = new Set<string>();
     let fallback: string | undefined;
     search: for (const mode of MODES) {
@@ -185,8 +193,9 @@ function searchWitness(
         if (tried.has(key)) continue;
         tried.add(key);
         // A candidate a pattern could not decide within its budget (undefined) is no witness.
-        if (acceptingValid(candidate) === true && rejectingValid(candidate) === false) {
-          if (clean(mode)) return JSON.parse(key) as Json;
+        if (acceptingValid(candidate) === true && rejectingValid(candidate) === false && ownChange(candidate)) {
+          // A oneOf overlap breaks at the union, not in the branch: no control can be clean there.
+          if (unionLevel || clean(mode)) return JSON.parse(key) as Json;
           if (fallback === undefined && leafBreaks(leaf, mode)) fallback = key;
         }
         if (tried.size >= maxChecks) break search;

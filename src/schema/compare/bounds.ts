@@ -88,11 +88,36 @@ const ENDS = [
 
 const which = (bound: Bound) => (bound.exclusive ? "exclusive" : "inclusive");
 
-export function compareNumbers(a: JsonObject, b: JsonObject, path: string, ctx: Context): void {
+/**
+ * ±(2^53−1): zod's `.int()` writes it on every integer, and RFC 8259 §6 / I-JSON (RFC 7493
+ * §2.2) say integers beyond it are not interoperable anyway, so on an integer-only node a
+ * bound at exactly this limit (or exclusive at ±2^53) restricts nothing a client can send.
+ */
+function atInteropLimit(end: "lower" | "upper", bound: Bound): boolean {
+  const sign = end === "lower" ? -1 : 1;
+  return bound.value === sign * (bound.exclusive ? 2 ** 53 : Number.MAX_SAFE_INTEGER);
+}
+
+const INTEROP_NOTE =
+  "integers beyond ±9007199254740991 (2^53−1) are not interoperable in JSON (RFC 8259 §6, I-JSON RFC 7493 §2.2): parsers that use IEEE 754 doubles cannot represent them exactly, so this bound (zod's .int() writes it) only spells out what every client already lives with";
+
+/** `integerOnly`: both sides accept integers and no other numbers, where the interoperability limit is no bound. */
+export function compareNumbers(a: JsonObject, b: JsonObject, path: string, ctx: Context, integerOnly = false): void {
   for (const end of ENDS) {
     const x = end.bound(a);
     const y = end.bound(b);
     if (jsonEqual(x as never, y as never)) continue;
+    const one = x ?? y;
+    if (integerOnly && (x === undefined || y === undefined) && one && atInteropLimit(end.end, one)) {
+      emit(
+        ctx,
+        "safe-integer-bound-changed",
+        `${path}/${end.keyword[which(one)]}`,
+        `${end.end} bound at the JSON interoperability limit ${x ? "removed" : "added"} (${end.sign[which(one)]} ${one.value})`,
+        { before: x?.value, after: y?.value, note: INTEROP_NOTE },
+      );
+      continue;
+    }
     // A tighter bound, or the same value turned exclusive: fewer numbers pass.
     const narrowed =
       y !== undefined &&

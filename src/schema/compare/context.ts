@@ -38,6 +38,8 @@ export interface Context {
   /** Pairs of nodes already compared (or being compared): shared and cyclic parts end here. */
   seen: WeakMap<object, WeakSet<object>>;
   depth: number;
+  /** Set inside a side question (findingsOf with probe): branches are compared alone. */
+  probe?: boolean;
   /** Shared by every sub-comparison of one compareSchemas call. */
   shared: Shared;
 }
@@ -62,6 +64,18 @@ export function compareNode(a: Json, b: Json, path: string, ctx: Context, nullHa
 /** Do two subschemas accept the same values (documentation aside)? */
 export function equivalent(a: Json, b: Json, ctx: Context): boolean {
   return ctx.shared.engine.equivalent(a, b, ctx);
+}
+
+/**
+ * The findings of comparing two subschemas, collected aside (nothing reaches ctx.out).
+ * `probe`: a side question (is one branch within another?), answered by the plain engine
+ * with a memo of its own, so it neither asks side questions of its own nor marks pairs as
+ * compared for the real comparison.
+ */
+export function findingsOf(a: Json, b: Json, ctx: Context, probe = false): SchemaChange[] {
+  const scratch: Context = probe ? { ...ctx, out: [], seen: new WeakMap(), probe: true } : { ...ctx, out: [] };
+  compareNode(a, b, "", scratch);
+  return scratch.out;
 }
 
 export function emit(

@@ -11,6 +11,8 @@
  * terminate and a definition is compared only where a schema reaches it.
  */
 import type { Json, JsonObject } from "../../contract/model.ts";
+import { SEVERITIES, type Severity } from "../../rules/model.ts";
+import { diffRule } from "../../rules/registry.ts";
 import { acceptsAll, allowsType, containsRef, foldNullBranches, isNever, jsonEqual, normalize } from "../normalize.ts";
 import { withRegexSession } from "../regex.ts";
 import { compareAnnotations } from "./annotations.ts";
@@ -41,6 +43,9 @@ const DOCUMENTATION_RULES = new Set([
   "deprecated-removed",
   "read-write-only-changed",
   "schema-dialect-changed",
+  // No interoperable value changes (see bounds.ts and unions.ts).
+  "safe-integer-bound-changed",
+  "union-branch-change-absorbed",
 ]);
 
 const ENGINE: Engine = { compare: compareBounded, equivalent: sameMeaning };
@@ -183,6 +188,56 @@ function compareVacuousUnion(A: JsonObject, B: JsonObject, path: string, ctx: Co
   return true;
 }
 
+/** A value list added or removed, and the type and null findings it implies at the same node. */
+const VALUE_LIST_FOLDS: Record<string, readonly string[]> = {
+  "const-added": ["type-narrowed", "null-removed"],
+  "enum-added": ["type-narrowed", "null-removed"],
+  "const-removed": ["type-widened", "null-added"],
+  "enum-removed": ["type-widened", "null-added"],
+};
+
+/**
+ * One edit, one finding: pinning a node to a const (or an enum) also removes every type and
+ * null that no listed value has, and lifting the pin brings them back. Those are consequences
+ * of the one edit, not edits of their own (the `type` finding would even name a keyword
+ * neither side has): they go into the value finding's note, which keeps the verdict, as
+ * every folded rule has the same severity in each direction.
+ */
+function foldIntoValueList(out: SchemaChange[], start: number, path: string): void {
+  const list = out.slice(start).find((c) => c.rule in VALUE_LIST_FOLDS && /\/(const|enum)$/.test(c.path));
+  if (!list) return;
+  const folds = VALUE_LIST_FOLDS[list.rule] as readonly string[];
+  foldInto(list, out, start, (c) => folds.includes(c.rule) && (c.path === path || c.path === `${path}/type`));
+}
+
+const severityRank = (severity: Severity) => SEVERITIES.indexOf(severity);
+
+/** Whether `primary`'s verdict is at least `other`'s in both directions, so that folding loses nothing. */
+function dominates(primary: SchemaChange, other: SchemaChange): boolean {
+  const p = diffRule(primary.rule);
+  const o = diffRule(other.rule);
+  return severityRank(p.input) <= severityRank(o.input) && severityRank(p.output) <= severityRank(o.output);
+}
+
+/** Moves the findings from `start` on that `derived` picks (and `primary` dominates) into primary's note. */
+function foldInto(
+  primary: SchemaChange,
+  out: SchemaChange[],
+  start: number,
+  derived: (c: SchemaChange) => boolean,
+): void {
+  const implied: string[] = [];
+  for (let i = out.length - 1; i >= start; i--) {
+    const c = out[i] as SchemaChange;
+    if (c === primary || !derived(c) || !dominates(primary, c)) continue;
+    implied.unshift(c.message);
+    out.splice(i, 1);
+  }
+  if (implied.length === 0) return;
+  const consequence = `Implied by the same edit: ${implied.join("; ")}.`;
+  primary.note = primary.note ? `${primary.note} ${consequence}` : consequence;
+}
+
 function compareResolved(a: Json, b: Json, path: string, ctx: Context, nullHandled: boolean): void {
   // false accepts nothing: against anything else it is the whole difference.
   if (isNever(a) && isNever(b)) return;
@@ -226,12 +281,17 @@ function compareResolved(a: Json, b: Json, path: string, ctx: Context, nullHandl
   if (unionKey(NA.kw) && !unionKey(NB.kw)) NA = distributeUnion(NA);
   else if (unionKey(NB.kw) && !unionKey(NA.kw)) NB = distributeUnion(NB);
   if (compareOneSidedUnion(NA, NB, path, ctx, nullHandled)) return;
+  const typeStart = ctx.out.length;
   compareTypes(NA, NB, path, ctx);
   if (!nullHandled) reportNullability(NA.nullable, NB.nullable, path, ctx);
   compareValues(NA, NB, path, ctx);
+  foldIntoValueList(ctx.out, typeStart, path);
   if (allowsType(NA, "object") && allowsType(NB, "object")) compareObjects(NA.kw, NB.kw, path, ctx);
   if (allowsType(NA, "number") || allowsType(NA, "integer")) {
-    if (allowsType(NB, "number") || allowsType(NB, "integer")) compareNumbers(NA.kw, NB.kw, path, ctx);
+    if (allowsType(NB, "number") || allowsType(NB, "integer")) {
+      const integerOnly = !allowsType(NA, "number") && !allowsType(NB, "number");
+      compareNumbers(NA.kw, NB.kw, path, ctx, integerOnly);
+    }
   }
   if (allowsType(NA, "string") && allowsType(NB, "string")) compareStrings(NA.kw, NB.kw, path, ctx);
   if (allowsType(NA, "array") && allowsType(NB, "array")) compareArrays(NA.kw, NB.kw, path, ctx);

@@ -4,9 +4,11 @@
  * (reordering is no change), then the most similar remaining pairs; what is left was added
  * or removed. A plain schema against a union is
  * matched against the union's branches, so that wrapping a schema in a union with a new
- * alternative is a widening, never a removal. Pure.
+ * alternative is a widening, never a removal. A paired branch's change is judged against the
+ * whole union (compareBranch): values another branch still takes are not lost. Pure.
  */
 import { isJsonObject, type Json, type JsonObject } from "../../contract/model.ts";
+import { diffRule } from "../../rules/registry.ts";
 import { dict } from "../dict.ts";
 import {
   ANNOTATION_KEYWORDS,
@@ -18,7 +20,7 @@ import {
   normalize,
 } from "../normalize.ts";
 import { VALIDATION_KEYWORDS } from "./annotations.ts";
-import { type Context, compareNode, emit, equivalent, show } from "./context.ts";
+import { type Context, compareNode, emit, equivalent, findingsOf, type SchemaChange, show } from "./context.ts";
 import { inline } from "./refs.ts";
 import { reportNullability } from "./types.ts";
 
@@ -181,6 +183,19 @@ export function compareOneSidedUnion(A: Norm, B: Norm, path: string, ctx: Contex
   const unionIsOld = ka !== undefined;
   const same = (branch: Json) => (unionIsOld ? equivalent(branch, single, ctx) : equivalent(single, branch, ctx));
   let best = branches.findIndex(same);
+  // A type list is a union too: {type: [a, b], …rest} accepts exactly anyOf [{type: a, …rest},
+  // {type: b, …rest}]. Against a union of one type per branch, split it, so that branches pair
+  // one by one (a const added to one type's branch is that edit, not "no longer allows" the
+  // other types plus a branch added).
+  const oneTypeEach = () =>
+    branches.every((branch) => shapeOf(branch, unionIsOld ? ctx.oldRoot : ctx.newRoot, ctx).norm.types?.size === 1);
+  if (best === -1 && plain.types && plain.types.size > 1 && oneTypeEach()) {
+    const split: Json[] = [...plain.types].sort().map((type) => ({ ...single, type }));
+    // Paths name the union's branches (the type list has no branch of its own to point at).
+    if (unionIsOld) matchBranches(branches, split, `${path}/${key}`, ctx);
+    else matchBranches(split, branches, `${path}/${key}`, ctx, true);
+    return true;
+  }
   if (best === -1) {
     let bestScore = 0;
     branches.forEach((branch, i) => {
@@ -214,9 +229,10 @@ export function compareOneSidedUnion(A: Norm, B: Norm, path: string, ctx: Contex
  * Pair two unions' branches by meaning (see the header); unpaired ones were removed or added.
  * Near-linear in the number of branches: branches with the same canonical text pair first
  * (a pure reordering ends here), and only the leftovers are tried against each other, which
- * the engine's step budget bounds.
+ * the engine's step budget bounds. `pairedAtNew`: a paired branch is reported at its new
+ * index (when the old side is a split type list, not a union).
  */
-export function matchBranches(ba: Json[], bb: Json[], path: string, ctx: Context): void {
+export function matchBranches(ba: Json[], bb: Json[], path: string, ctx: Context, pairedAtNew = false): void {
   const pairOf = new Map<number, number>();
   const usedB = new Set<number>();
   // 1. The same text, then the same validation keywords (documentation aside), in order: a
@@ -281,11 +297,127 @@ export function matchBranches(ba: Json[], bb: Json[], path: string, ctx: Context
   }
   ba.forEach((branch, i) => {
     const k = pairOf.get(i);
-    if (k !== undefined) compareNode(branch, bb[k] as Json, `${path}/${i}`, ctx);
+    if (k !== undefined) compareBranch(ba, bb, i, k, `${path}/${pairedAtNew ? k : i}`, ctx);
     else emit(ctx, "any-of-branch-removed", `${path}/${i}`, `alternative ${show(branch)} removed`, { before: branch });
   });
   bb.forEach((branch, k) => {
     if (!usedB.has(k))
       emit(ctx, "any-of-branch-added", `${path}/${k}`, `alternative ${show(branch)} added`, { after: branch });
   });
+}
+
+/** Narrowing: some value was accepted and is not; widening: the reverse (by the rule's two severities). */
+const narrows = (c: SchemaChange) => diffRule(c.rule).input === "breaking";
+const widens = (c: SchemaChange) => diffRule(c.rule).output === "breaking";
+
+/** Judging a branch against the rest costs a comparison per other branch: only for unions of a realistic size. */
+const MAX_ABSORB_BRANCHES = 64;
+
+/**
+ * A paired branch is judged against the whole union, not alone. When every value it stopped
+ * accepting is accepted by another branch of the new union, and every value it started
+ * accepting was accepted by another branch of the old one, the union as a set is unchanged
+ * under anyOf; under oneOf those values matched two branches on one side (rejected by
+ * exclusivity) and one on the other, and the branch that accepts them on both sides is what
+ * clients built against. Either way, nothing the union accepted is rejected for the edit:
+ * one finding, union-branch-change-absorbed, instead of the branch's narrowings.
+ * (A const added to a branch that overlaps a catch-all branch is the common case.)
+ */
+function compareBranch(ba: Json[], bb: Json[], i: number, k: number, at: string, ctx: Context): void {
+  const oldBranch = ba[i] as Json;
+  const newBranch = bb[k] as Json;
+  if (ctx.probe || ba.length + bb.length > MAX_ABSORB_BRANCHES) {
+    compareNode(oldBranch, newBranch, at, ctx);
+    return;
+  }
+  const found = findingsOf(oldBranch, newBranch, ctx);
+  const narrowed = found.some(narrows);
+  const widened = found.some(widens);
+  // old branch ⊆ another new branch; new branch ⊆ another old branch. Branches whose types cannot
+  // overlap are skipped before the engine is asked.
+  const oldShape = shapeOf(oldBranch, ctx.oldRoot, ctx);
+  const newShape = shapeOf(newBranch, ctx.newRoot, ctx);
+  const lostCovered = () =>
+    bb.some(
+      (other, j) =>
+        j !== k &&
+        alike(oldShape, shapeOf(other, ctx.newRoot, ctx)) > 0 &&
+        !findingsOf(oldBranch, other, ctx, true).some(narrows),
+    );
+  const gainedCovered = () =>
+    ba.some(
+      (other, j) =>
+        j !== i &&
+        alike(shapeOf(other, ctx.oldRoot, ctx), newShape) > 0 &&
+        !findingsOf(other, newBranch, ctx, true).some(widens),
+    );
+  const absorbed =
+    (narrowed || widened) &&
+    !found.some((c) => narrows(c) && widens(c)) &&
+    (!narrowed || lostCovered()) &&
+    (!widened || gainedCovered());
+  const kept = absorbed ? found.filter((c) => !narrows(c) && !widens(c)) : found;
+  for (const c of kept) ctx.out.push({ ...c, path: `${at}${c.path}` });
+  if (!absorbed) return;
+  const union = at.split("/").at(-2);
+  const what = found.filter((c) => narrows(c) || widens(c)).map((c) => c.message);
+  if (union === "oneOf") {
+    emitOverlapChange(ctx, at, oldBranch, newBranch, what, narrowed, widened);
+    return;
+  }
+  emit(
+    ctx,
+    "union-branch-change-absorbed",
+    at,
+    `${union} branch changed, but another branch accepts the values it ${narrowed ? "no longer accepts" : "now accepts"}`,
+    {
+      before: oldBranch,
+      after: newBranch,
+      note: `The branch ${what.join("; ")}; judged against the whole union, the values involved are accepted by another branch on both sides, so the union accepts the same values.`,
+    },
+  );
+}
+
+/**
+ * Under oneOf a value must match exactly one branch, so an absorbed branch change moves the
+ * union the other way: values a narrowed branch gave up matched two branches before (rejected)
+ * and one now (accepted); values a widened branch took on matched one branch before and two
+ * now, and are rejected.
+ */
+function emitOverlapChange(
+  ctx: Context,
+  at: string,
+  before: Json,
+  after: Json,
+  what: string[],
+  narrowed: boolean,
+  widened: boolean,
+): void {
+  const branch = `The branch ${what.join("; ")}; judged against the whole union, another branch accepts the values involved on both sides.`;
+  if (narrowed) {
+    emit(
+      ctx,
+      "oneof-overlap-removed",
+      at,
+      "oneOf branch no longer overlaps another branch: values that matched both are now accepted",
+      {
+        before,
+        after,
+        note: `${branch} Under oneOf a value that matches two branches is rejected, so those values were invalid and are now valid through the other branch alone: nothing the union accepted is rejected.`,
+      },
+    );
+  }
+  if (widened) {
+    emit(
+      ctx,
+      "oneof-overlap-added",
+      at,
+      "oneOf branch now overlaps another branch: values that matched one branch now match two and are rejected",
+      {
+        before,
+        after,
+        note: `${branch} Under oneOf a value that matches two branches is rejected, so values that were valid through the other branch alone are rejected now. If the union is meant as "any of", say anyOf.`,
+      },
+    );
+  }
 }

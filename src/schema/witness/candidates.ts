@@ -93,6 +93,17 @@ function samplesOf(L: Leaf, n: number): Json[] {
   return out;
 }
 
+/**
+ * oneOf overlap: the witness is a value of the rejecting side's branch (it matches two
+ * branches there), which the accepting side takes through another branch alone.
+ */
+function overlapCandidates(L: Leaf): Json[] {
+  // The change carries both branches; the rejecting side's is the one that matches too much.
+  const branch = L.direction === "input" ? L.change.after : L.change.before;
+  if (!isJsonObject(branch)) return [];
+  return [...(valuesOf([branch]) ?? []), ...gen(branch, L.rejSide, 6)];
+}
+
 function typeCandidates(L: Leaf): Json[] {
   const ta = typesOf(L.accAlts);
   const tr = typesOf(L.rejAlts);
@@ -377,6 +388,7 @@ export function* leafCandidates(L: Leaf): Generator<Cand> {
     ["array", () => arrayCandidates(L)],
     ["branch", () => branchCandidates(L)],
     ["object", () => objectCandidates(L)],
+    ["overlap", () => overlapCandidates(L)],
   ];
   let first: string | undefined;
   if (rule === "required-added" || rule === "required-removed") first = "required";
@@ -387,6 +399,7 @@ export function* leafCandidates(L: Leaf): Generator<Cand> {
   else if (/^(min-length|max-length|pattern|format)-/.test(rule)) first = "string";
   else if (/^(min-items|max-items|unique-items|contains|items-tuple)-/.test(rule)) first = "array";
   else if (/^any-of-branch-/.test(rule)) first = "branch";
+  else if (rule.startsWith("oneof-overlap-")) first = "overlap";
   else if (
     /^(additional-properties|closed-object-property|property|min-properties|max-properties|dependent-required|pattern-properties)-/.test(
       rule,

@@ -77,9 +77,10 @@ describe("diffContracts", () => {
     expect([...new Set(changes.map((c) => c.target.kind as string))]).toEqual(kinds);
   });
 
-  test("a realistic drift of the weather example (openWorldHint true → absent is no change)", () => {
+  test("a realistic drift of the weather example (openWorldHint true → absent is an equivalent rewrite)", () => {
     const changes = compareSurfaces(weather(), drifted());
     expect(changes.map((c) => c.message)).toEqual([
+      'tool "get_forecast": equivalent rewrite, no effect: annotations.openWorldHint true → absent',
       'tool "get_forecast": no longer read-only (readOnlyHint true → absent)',
       'tool "get_forecast": description changed from "Get the daily weather forecast for a city, up to 7 days ahe…" to "Daily forecast"',
       'tool "list_stations": added',
@@ -152,15 +153,18 @@ describe("annotation defaults", () => {
       { readOnlyHint: true, idempotentHint: false },
       { readOnlyHint: true, idempotentHint: true },
     ],
-  ])("%j and %j are the same", (a, b) => {
-    expect(diffHints(a, b)).toEqual([]);
-    expect(diffHints(b, a)).toEqual([]);
+  ])("%j and %j mean the same: one equivalent rewrite at patch, both ways", (a, b) => {
+    expect(diffHints(a, b)).toEqual(["equivalent-rewrite"]);
+    expect(diffHints(b, a)).toEqual(["equivalent-rewrite"]);
   });
 
-  test("absent annotations equal an empty annotations object", () => {
-    expect(
-      compareSurfaces(contract({ tools: [tool("t")] }), contract({ tools: [tool("t", { annotations: {} })] })),
-    ).toEqual([]);
+  test("absent annotations mean an empty annotations object: the new line is explained, at patch", () => {
+    const changes = compareSurfaces(
+      contract({ tools: [tool("t")] }),
+      contract({ tools: [tool("t", { annotations: {} })] }),
+    );
+    expect(changes.map((c) => [c.rule, c.severity])).toEqual([["equivalent-rewrite", "patch"]]);
+    expect(changes[0]?.note).toBe("annotations: an empty object where there was none.");
   });
 
   test("{readOnlyHint: true} → {} is no longer read-only, and its note says it is now destructive", () => {
@@ -175,13 +179,19 @@ describe("annotation defaults", () => {
     );
   });
 
-  test("a destructiveHint that changes together with readOnlyHint is reported on its own", () => {
-    const rules = diffHints(
-      { readOnlyHint: true, destructiveHint: false },
-      { readOnlyHint: false, destructiveHint: true },
+  // destructiveHint means nothing on the read-only side, so its effect is part of the flip:
+  // one finding (the strongest verdict of the three), the consequences in its note.
+  test("a destructiveHint that changes together with readOnlyHint is folded into the read-only finding", () => {
+    const a = { readOnlyHint: true, destructiveHint: false };
+    const b = { readOnlyHint: false, destructiveHint: true };
+    expect(diffHints(a, b)).toEqual(["tool-no-longer-read-only"]);
+    expect(diffHints(b, a)).toEqual(["tool-now-read-only"]);
+    const [change] = compareSurfaces(
+      contract({ tools: [tool("t", { annotations: a })] }),
+      contract({ tools: [tool("t", { annotations: b })] }),
     );
-    expect(rules).toContain("tool-no-longer-read-only");
-    expect(rules).toContain("tool-now-destructive");
+    expect(change?.severity).toBe("breaking");
+    expect(change?.note).toContain("may now perform destructive updates");
   });
 
   test("the note explains which defaults decided the verdict", () => {
@@ -196,8 +206,8 @@ describe("annotation defaults", () => {
     expect(change!.after).toBe(true);
   });
 
-  test("a hint that is not a boolean counts as absent", () => {
-    expect(diffHints({}, { destructiveHint: "no" as unknown as boolean })).toEqual([]);
+  test("a hint that is not a boolean counts as absent (the line is an equivalent rewrite)", () => {
+    expect(diffHints({}, { destructiveHint: "no" as unknown as boolean })).toEqual(["equivalent-rewrite"]);
   });
 });
 

@@ -70,10 +70,14 @@ describe("server-filesystem 2025.8.21 → 2026.8.31", () => {
       "closed-object-property-added": 1,
       // Every tool gained a title, and some descriptions were reworded.
       "description-changed": 17,
+      // Lines with no effect, one entry per tool: every tool now spells out execution.taskSupport
+      // "forbidden" (the default), and the four writing tools spell out readOnlyHint: false (and
+      // edit_file/move_file destructiveHint: true, idempotentHint: false), all spec defaults.
+      "equivalent-rewrite": 14,
       "min-items-raised": 1,
       // Every tool now declares an outputSchema: consumers gain a guarantee.
       "output-schema-added": 14,
-      // list_allowed_directories' inputSchema now names draft-07 explicitly.
+      // list_allowed_directories' inputSchema now names draft-07 explicitly: a label, patch.
       "schema-dialect-changed": 1,
       // Annotations arrived. Absent hints meant the spec's defaults (not read-only, destructive,
       // not idempotent, open world), so every explicit hint here promises more: all minor.
@@ -85,11 +89,39 @@ describe("server-filesystem 2025.8.21 → 2026.8.31", () => {
     expect(changes.every((c) => c.severity !== "breaking" || c.rule === "min-items-raised")).toBe(true);
   });
 
+  test("every lockfile line is explained: the defaults spelled out are one patch entry per tool", () => {
+    const rewrites = changes.filter((c) => c.rule === "equivalent-rewrite");
+    expect(rewrites.every((c) => c.severity === "patch" && c.path === "")).toBe(true);
+    const editFile = rewrites.find((c) => c.target.name === "edit_file");
+    expect(editFile?.message).toBe(
+      'tool "edit_file": equivalent rewrite, no effect: annotations.destructiveHint absent → true; annotations.idempotentHint absent → false; annotations.readOnlyHint absent → false; execution.taskSupport absent → "forbidden"',
+    );
+    expect(editFile?.note).toContain('an absent taskSupport means "forbidden"');
+  });
+
   test("gaining readOnlyHint folds the implied destructive/idempotent changes into one finding", () => {
     const readFile = changes.filter((c) => c.target.name === "read_file" && c.path.startsWith("/annotations"));
     expect(readFile.map((c) => c.rule).sort()).toEqual(["tool-no-longer-open-world", "tool-now-read-only"]);
     expect(readFile.find((c) => c.rule === "tool-now-read-only")?.note).toContain(
       "no longer performs destructive updates",
     );
+  });
+});
+
+describe("server-filesystem, newer → older (a rollback)", () => {
+  test("2025.8.21 → 2025.3.28: the protocol downgrade is breaking, naming what 2024-11-05 lacks", () => {
+    const changes = compareSurfaces(load("2025.8.21"), load("2025.3.28"));
+    const downgrade = changes.find((c) => c.path === "/protocolVersion");
+    expect([downgrade?.rule, downgrade?.severity]).toEqual(["protocol-version-downgraded", "breaking"]);
+    expect(downgrade?.note).toContain("2025-06-18: structured tool output");
+  });
+
+  test("2026.8.31 → 2025.8.21: tools.listChanged going away is minor, not a removed capability", () => {
+    const changes = compareSurfaces(load("2026.8.31"), load("2025.8.21"));
+    const flag = changes.filter((c) => c.target.kind === "server");
+    expect(flag.map((c) => [c.rule, c.severity, c.path])).toEqual([
+      ["capability-notifications-removed", "minor", "/capabilities/tools/listChanged"],
+    ]);
+    expect(changes.filter((c) => c.severity === "breaking")).toHaveLength(56);
   });
 });

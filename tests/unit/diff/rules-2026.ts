@@ -510,10 +510,10 @@ export const SURFACE_2026_ROWS: Row[] = [
     ],
   },
   {
-    title: "a list setting in another order is no change",
+    title: "a list setting in another order changes nothing: an equivalent rewrite",
     old: servers({ extensions: { [APPS]: { mimeTypes: ["a", "b"] } } }),
     new: servers({ extensions: { [APPS]: { mimeTypes: ["b", "a"] } } }),
-    expected: [],
+    expected: [{ rule: "equivalent-rewrite", severity: P, path: "", message: 'mimeTypes ["a","b"] → ["b","a"]' }],
   },
 
   // ── task support: one fact in two encodings ──

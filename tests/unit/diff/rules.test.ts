@@ -199,6 +199,66 @@ const TOOL_ROWS: Row[] = [
     ],
   },
   {
+    title: 'equivalent rewrite: taskSupport absent → its default "forbidden"',
+    old: executing(undefined),
+    new: executing({ taskSupport: "forbidden" }),
+    expected: [
+      {
+        rule: "equivalent-rewrite",
+        severity: P,
+        path: "",
+        message: 'tool "t": equivalent rewrite, no effect: execution.taskSupport absent → "forbidden"',
+      },
+    ],
+  },
+  {
+    title: "equivalent rewrite: hints written out at their spec defaults, one entry for the tool",
+    old: annotated({}),
+    new: annotated({ readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true }),
+    expected: [
+      {
+        rule: "equivalent-rewrite",
+        severity: P,
+        path: "",
+        message: "annotations.destructiveHint absent → true; annotations.idempotentHint absent → false;",
+      },
+    ],
+  },
+  {
+    title: "a read-only tool gaining destructiveHint: false is an equivalent rewrite, not no-longer-destructive",
+    old: annotated({ readOnlyHint: true }),
+    new: annotated({ readOnlyHint: true, destructiveHint: false }),
+    expected: [
+      {
+        rule: "equivalent-rewrite",
+        severity: P,
+        path: "",
+        message: "annotations.destructiveHint absent → false",
+      },
+    ],
+  },
+  {
+    title: "a tool becoming read-only with destructiveHint: false: one finding, the hint folded into it",
+    old: annotated({}),
+    new: annotated({ readOnlyHint: true, destructiveHint: false }),
+    expected: [
+      { rule: "tool-now-read-only", severity: M, path: "/annotations/readOnlyHint", message: "now read-only" },
+    ],
+  },
+  {
+    title: "equivalent rewrite: an unreferenced $defs entry added and an empty required dropped",
+    old: { tools: [tool("t", { inputSchema: { type: "object", required: [] } })] },
+    new: { tools: [tool("t", { inputSchema: { type: "object", $defs: { Unused: { type: "string" } } } })] },
+    expected: [
+      {
+        rule: "equivalent-rewrite",
+        severity: P,
+        path: "",
+        message: 'inputSchema.$defs.Unused absent → {"type":"string"}; inputSchema.required [] → absent',
+      },
+    ],
+  },
+  {
     title: "taskSupport required → forbidden",
     old: executing({ taskSupport: "required" }),
     new: executing({ taskSupport: "forbidden" }),
@@ -614,10 +674,17 @@ const PROMPT_ROWS: Row[] = [
     ],
   },
   {
-    title: "argument required false → absent is no change",
+    title: "argument required false → absent changes nothing: one equivalent rewrite",
     old: { prompts: [prompt("p", { arguments: [arg("city", { required: false })] })] },
     new: { prompts: [prompt("p", { arguments: [arg("city")] })] },
-    expected: [],
+    expected: [
+      {
+        rule: "equivalent-rewrite",
+        severity: P,
+        path: "",
+        message: 'prompt "p": equivalent rewrite, no effect: arguments[0].required false → absent',
+      },
+    ],
   },
   {
     title: "prompt and argument texts and metadata",
@@ -679,13 +746,13 @@ const PROMPT_ROWS: Row[] = [
 
 const SERVER_ROWS: Row[] = [
   {
-    title: "sub-capability removed (true → absent)",
+    title: "a notification sub-flag removed (true → absent): minor, the requests stay valid",
     old: { capabilities: { resources: { subscribe: true, listChanged: true } } },
     new: { capabilities: { resources: { listChanged: true } } },
     expected: [
       {
-        rule: "capability-removed",
-        severity: B,
+        rule: "capability-notifications-removed",
+        severity: M,
         path: "/capabilities/resources/subscribe",
         message: 'server: capability "resources.subscribe" removed',
       },
@@ -703,18 +770,52 @@ const SERVER_ROWS: Row[] = [
         message: 'capability "logging" removed',
       },
       {
-        rule: "capability-removed",
-        severity: B,
+        rule: "capability-notifications-removed",
+        severity: M,
         path: "/capabilities/tools/listChanged",
         message: 'capability "tools.listChanged" removed',
       },
     ],
   },
   {
-    title: "capabilities added; false → absent is no change",
+    title: "real capabilities removed stay breaking: tools, prompts, resources, completions",
+    old: {
+      capabilities: { tools: { listChanged: true }, prompts: {}, resources: { subscribe: true }, completions: {} },
+    },
+    new: { capabilities: {} },
+    expected: [
+      { rule: "capability-removed", severity: B, path: "/capabilities/completions", message: '"completions" removed' },
+      { rule: "capability-removed", severity: B, path: "/capabilities/prompts", message: '"prompts" removed' },
+      { rule: "capability-removed", severity: B, path: "/capabilities/resources", message: '"resources" removed' },
+      { rule: "capability-removed", severity: B, path: "/capabilities/tools", message: '"tools" removed' },
+    ],
+  },
+  {
+    title: "client capabilities a confused server sent (elicitation, sampling, roots) come and go at patch",
+    old: { capabilities: { tools: {}, elicitation: {}, sampling: {} } },
+    new: { capabilities: { tools: {}, roots: { listChanged: true } } },
+    expected: [
+      {
+        rule: "non-server-capability-changed",
+        severity: P,
+        path: "/capabilities/elicitation",
+        message: 'server: capability "elicitation" removed (was {})',
+      },
+      { rule: "non-server-capability-changed", severity: P, path: "/capabilities/roots", message: '"roots" added' },
+      { rule: "non-server-capability-changed", severity: P, path: "/capabilities/sampling", message: "removed" },
+    ],
+  },
+  {
+    title: "capabilities added; false → absent changes nothing (an equivalent rewrite)",
     old: { capabilities: { tools: { listChanged: false } } },
     new: { capabilities: { tools: {}, completions: {}, resources: { subscribe: true } } },
     expected: [
+      {
+        rule: "equivalent-rewrite",
+        severity: P,
+        path: "",
+        message: "server: equivalent rewrite, no effect: capabilities.tools.listChanged false → absent",
+      },
       {
         rule: "capability-added",
         severity: M,
@@ -730,7 +831,7 @@ const SERVER_ROWS: Row[] = [
     ],
   },
   {
-    title: "protocol version",
+    title: "protocol version upgraded",
     old: { protocolVersion: "2025-06-18" },
     new: { protocolVersion: "2025-11-25" },
     expected: [
@@ -739,6 +840,19 @@ const SERVER_ROWS: Row[] = [
         severity: M,
         path: "/protocolVersion",
         message: 'server: protocolVersion changed from "2025-06-18" to "2025-11-25"',
+      },
+    ],
+  },
+  {
+    title: "protocol version downgraded",
+    old: { protocolVersion: "2025-11-25" },
+    new: { protocolVersion: "2025-03-26" },
+    expected: [
+      {
+        rule: "protocol-version-downgraded",
+        severity: B,
+        path: "/protocolVersion",
+        message: 'server: protocolVersion changed from "2025-11-25" to "2025-03-26"',
       },
     ],
   },

@@ -48,7 +48,9 @@ describe("golden files", () => {
 });
 
 describe("a tool's hint changes: one line", () => {
-  test("four hint rules on one tool are one entry; the rules are all named", () => {
+  // readOnlyHint true makes destructiveHint and idempotentHint mean nothing (issue #12, principle 9):
+  // their changes are the read-only finding's note, so two hint rules remain per tool.
+  test("the hint rules of one tool are one entry; the rules are all named", () => {
     const minor = sectionsOf(report).find((s) => s.key === "minor")!;
     const single = entriesOf({ ...report, changes: minor.items.filter((c) => c.target.name === "list_1") } as Report, [
       ...minor.items.filter((c) => c.target.name === "list_1"),
@@ -56,34 +58,30 @@ describe("a tool's hint changes: one line", () => {
     expect(single).toHaveLength(1);
     expect(single[0]).toMatchObject({
       kind: "hints",
-      message: 'tool "list_1": now read-only, non-destructive, idempotent, closed-world',
-      rules: ["tool-now-read-only", "tool-no-longer-destructive", "tool-now-idempotent", "tool-no-longer-open-world"],
+      message: 'tool "list_1": now read-only, closed-world',
+      rules: ["tool-now-read-only", "tool-no-longer-open-world"],
     });
-    expect(single[0]?.items).toHaveLength(4);
+    expect(single[0]?.items).toHaveLength(2);
   });
 
   test("in every format: text, markdown, github, junit, changelog", () => {
     // Six tools with the same new block: one run of one line.
-    const line = `6 tools now read-only, non-destructive, idempotent, closed-world: ${HINTED.join(", ")}`;
-    expect(text).toContain(
-      `  ▲ ${line} [tool-now-read-only, tool-no-longer-destructive, tool-now-idempotent, tool-no-longer-open-world]\n`,
-    );
+    const line = `6 tools now read-only, closed-world: ${HINTED.join(", ")}`;
+    expect(text).toContain(`  ▲ ${line} [tool-now-read-only, tool-no-longer-open-world]\n`);
     expect(text.match(/now read-only/g)).toHaveLength(1);
-    expect(markdown.match(/now read-only, non-destructive/g)).toHaveLength(2); // the row, and its list's summary
+    expect(markdown.match(/now read-only, closed-world/g)).toHaveLength(2); // the row, and its list's summary
     expect(github.split("\n").filter((l) => l.includes("now read-only"))).toHaveLength(1);
     expect(changelog).toContain(
-      '#### tool `list_1`\n\n- minor: now read-only, non-destructive, idempotent, closed-world\n- patch: annotations.title added: "List list\\_1"\n',
+      '#### tool `list_1`\n\n- minor: now read-only, closed-world (So it no longer performs destructive updates and is now idempotent.)\n- patch: annotations.title added: "List list\\_1"\n',
     );
     const suite = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: "" }).parse(
       renderJunit({ ...report, failOn: "minor" }, context),
     ).testsuites.testsuite;
     const list1 = suite.testcase.find((c: { name: string }) => c.name === "list_1");
-    // One failure for the four hint rules, typed by all of them.
-    expect(list1.failure.type).toBe(
-      "tool-now-read-only tool-no-longer-destructive tool-now-idempotent tool-no-longer-open-world",
-    );
+    // One failure for the hint rules, typed by all of them.
+    expect(list1.failure.type).toBe("tool-now-read-only tool-no-longer-open-world");
     expect(junit).toContain(
-      '[minor] tool-now-read-only, tool-no-longer-destructive, tool-now-idempotent, tool-no-longer-open-world: tool "list_1": now read-only, non-destructive, idempotent, closed-world',
+      '[minor] tool-now-read-only, tool-no-longer-open-world: tool "list_1": now read-only, closed-world',
     );
   });
 
@@ -96,7 +94,7 @@ describe("a tool's hint changes: one line", () => {
   test("JSON and SARIF keep every change", () => {
     expect(
       json.changes.filter((c) => c.rule.startsWith("tool-now-") || c.rule.startsWith("tool-no-longer-")),
-    ).toHaveLength(4 * HINTED.length + 1);
+    ).toHaveLength(2 * HINTED.length + 1);
     expect(sarif.runs[0]!.results).toHaveLength(report.changes.length);
   });
 });
@@ -154,8 +152,8 @@ describe("security drift: a group of its own, explained once", () => {
   test("text: a SECURITY section before BREAKING, the explanation once; counts apart", () => {
     expect(text.indexOf("SECURITY (3)\n")).toBeLessThan(text.indexOf("BREAKING (101)\n"));
     expect(text.match(/no version bump makes it safe/g)).toHaveLength(1);
-    expect(text).toContain("3 security, 101 breaking, 25 minor, 9 patch · requires a MAJOR version bump\n");
-    const breaking = text.slice(text.indexOf("BREAKING (101)"), text.indexOf("MINOR (25)"));
+    expect(text).toContain("3 security, 101 breaking, 13 minor, 9 patch · requires a MAJOR version bump\n");
+    const breaking = text.slice(text.indexOf("BREAKING (101)"), text.indexOf("MINOR (13)"));
     expect(breaking).not.toContain("security-finding-introduced");
   });
 
@@ -168,14 +166,14 @@ describe("security drift: a group of its own, explained once", () => {
     for (const line of security)
       expect(line).toMatch(/^::error .*::security: tool "(add|echo)": description now carries /);
     expect(github.trimEnd().split("\n").at(-1)).toContain(
-      "3 security, 101 breaking, 25 minor, 9 patch (security drift fails like a breaking change; no version bump makes it safe)",
+      "3 security, 101 breaking, 13 minor, 9 patch (security drift fails like a breaking change; no version bump makes it safe)",
     );
   });
 
   test("junit, json, sarif and the changelog tell it apart too", () => {
     expect(junit).toContain('<property name="security" value="Security drift: ');
     expect(junit).toMatch(/type="security-finding-introduced">security: tool "add": description now carries/);
-    expect(json.summary).toEqual({ breaking: 104, minor: 25, patch: 9, security: 3, total: 138 });
+    expect(json.summary).toEqual({ breaking: 104, minor: 13, patch: 9, security: 3, total: 126 });
     expect(json.changes.filter((c) => c.group === "security")).toHaveLength(3);
     const result = sarif.runs[0]!.results.find((r) => r.ruleId === "security-finding-introduced")!;
     expect(result.level).toBe("error");
@@ -235,7 +233,7 @@ describe("the accept snippet and --update", () => {
 
   test("an accepted report says what it accepted and passes, in every format", () => {
     const accepted: Report = { ...report, result: "pass", accepted: { file: "mcp.contract.json", outcome: "updated" } };
-    const line = "accepted 104 breaking, 25 minor and 9 patch changes into mcp.contract.json (--update)";
+    const line = "accepted 104 breaking, 13 minor and 9 patch changes into mcp.contract.json (--update)";
     expect(renderText(accepted, { color: false })).toContain(`✔ ${line}\n`);
     expect(renderText(accepted, { color: false })).not.toContain("FAIL");
     expect(renderMarkdown(accepted)).toStartWith(`## ✅ mcp-contract diff: ${line}`);

@@ -44,6 +44,11 @@ const MIRROR_WAIVERS: Record<string, string> = {
   "resource-duplicate-added": "as tool-duplicate-added: a duplicate that goes away breaks no one",
   "template-duplicate-added": "as tool-duplicate-added: a duplicate that goes away breaks no one",
   "prompt-duplicate-added": "as tool-duplicate-added: a duplicate that goes away breaks no one",
+  "equivalent-rewrite": "a rewrite with no effect has none in either direction: the same rule both ways",
+  "union-branch-change-absorbed":
+    "an anyOf branch change another branch absorbs, narrowing or widening: one rule both ways",
+  "capability-notifications-removed": "the reverse edit (a notification sub-flag added) is capability-added",
+  "protocol-version-downgraded": "the reverse edit (an upgrade) is protocol-version-changed",
 };
 
 function mirrorOf(id: string): string[] {
