@@ -6,6 +6,10 @@
  *   bun scripts/bench.ts --runs 50            more runs for the start-up benchmarks
  *   bun scripts/bench.ts --capture-runs 5     fewer runs for the capture benchmarks
  *   bun scripts/bench.ts --only startup,memory
+ *   bun scripts/bench.ts --only goals --before /tmp/old/mcp-contract
+ *                                             the goals of issue #18 as ratios, this build and an older one
+ *   --bin PATH     measure this binary instead of dist/mcp-contract
+ *   --tools N      tools in the big synthetic lockfiles of the goals (default 10000)
  *
  * Every benchmark is one function in BENCHMARKS below that returns rows for the table;
  * add new ones (e.g. diffing big lockfiles) the same way.
@@ -14,15 +18,15 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync 
 import os from "node:os";
 import { join, resolve } from "node:path";
 import { serializeContract } from "../src/contract/canonical.ts";
+import { goalsBenchmark } from "./bench-goals.ts";
+import { COMPILE_FLAGS } from "./build.ts";
 import { syntheticPair } from "./synthetic.ts";
 
 const ROOT = resolve(import.meta.dir, "..");
 const EXE = process.platform === "win32" ? "mcp-contract.exe" : "mcp-contract";
-const BIN = join(ROOT, "dist", EXE);
+let BIN = join(ROOT, "dist", EXE);
 const EVERYTHING = join(ROOT, "node_modules/@modelcontextprotocol/server-everything/dist/index.js");
 const WEATHER = join(ROOT, "examples/weather-server.mjs");
-/** The same flags scripts/build.ts uses, so hello-world is compiled exactly like the release binary. */
-const COMPILE_FLAGS = ["build", "--compile", "--minify", "--bytecode", "--format=esm"];
 const INITIALIZE = `${JSON.stringify({
   jsonrpc: "2.0",
   id: 1,
@@ -40,10 +44,12 @@ interface Options {
   memRuns: number;
   warmup: number;
   only: string[] | null;
+  before?: string;
+  tools: number;
 }
 
 function parseOptions(argv: string[]): Options {
-  const opts: Options = { runs: 30, captureRuns: 10, memRuns: 5, warmup: 2, only: null };
+  const opts: Options = { runs: 30, captureRuns: 10, memRuns: 5, warmup: 2, only: null, tools: 10_000 };
   const int = (flag: string, value: string | undefined, min: number): number => {
     const n = Number(value);
     if (!Number.isInteger(n) || n < min) fail(`${flag} needs an integer >= ${min}, got ${value ?? "nothing"}`);
@@ -56,9 +62,12 @@ function parseOptions(argv: string[]): Options {
     else if (arg === "--mem-runs") opts.memRuns = int(arg, argv[++i], 1);
     else if (arg === "--warmup") opts.warmup = int(arg, argv[++i], 0);
     else if (arg === "--only") opts.only = (argv[++i] ?? "").split(",").filter(Boolean);
+    else if (arg === "--before") opts.before = resolve(argv[++i] ?? fail("--before needs a binary"));
+    else if (arg === "--bin") BIN = resolve(argv[++i] ?? fail("--bin needs a binary"));
+    else if (arg === "--tools") opts.tools = int(arg, argv[++i], 1);
     else if (arg === "-h" || arg === "--help") {
       console.log(
-        "usage: bun scripts/bench.ts [--runs N=30] [--capture-runs N=10] [--mem-runs N=5] [--warmup N=2] [--only a,b]",
+        "usage: bun scripts/bench.ts [--runs N=30] [--capture-runs N=10] [--mem-runs N=5] [--warmup N=2] [--only a,b] [--bin BIN] [--before BIN] [--tools N=10000]",
       );
       console.log(`benchmarks: ${BENCHMARKS.map((b) => b.name).join(", ")}`);
       process.exit(0);
@@ -298,6 +307,23 @@ function snapshotCmd(ctx: Context, server: string[]): { cmd: string[]; before: (
 
 const BENCHMARKS: Benchmark[] = [
   {
+    name: "goals",
+    title: "Goals",
+    async run(ctx) {
+      const bins = [{ label: "this", path: BIN }];
+      if (ctx.opts.before) bins.push({ label: "before", path: ctx.opts.before });
+      await goalsBenchmark({
+        bins,
+        tmp: ctx.tmp,
+        runs: ctx.opts.runs,
+        bigRuns: 3,
+        captureRuns: ctx.opts.captureRuns,
+        tools: ctx.opts.tools,
+      });
+      return [];
+    },
+  },
+  {
     name: "startup",
     title: "Start-up",
     async run(ctx) {
@@ -468,7 +494,7 @@ function machineInfo(): string[] {
       .loadavg()
       .map((l) => l.toFixed(2))
       .join(" ")} (1/5/15 min, at start; other work on the machine skews the figures)`,
-    `sizes:   dist/${EXE} ${mib(statSync(BIN).size).toFixed(1)} MiB`,
+    `sizes:   ${BIN} ${mib(statSync(BIN).size).toFixed(1)} MiB`,
   ];
 }
 
@@ -529,7 +555,7 @@ async function main(): Promise<number> {
           values: [],
         });
       }
-      printTable(bench.title, rows);
+      if (rows.length) printTable(bench.title, rows);
     }
   } finally {
     rmSync(ctx.tmp, { recursive: true, force: true });

@@ -1,8 +1,10 @@
 /** `mcp-contract mock`: the contract as a working MCP server. Loads src/mock only when run. */
 import { Command, Option } from "@commander-js/extra-typings";
 import { UsageError } from "../errors.ts";
+import { guardStandardStreams } from "./globals.ts";
 import { readLockfile } from "./lockfile.ts";
 import { readUserFile } from "./read-user-file.ts";
+import { writeErr } from "./std-streams.ts";
 
 function integer(name: string, min: number, max: number) {
   return (value: string) => {
@@ -51,6 +53,8 @@ Examples:
         throw new UsageError("--port needs --http: without it the mock serves stdio.");
       }
       const { contract } = readLockfile(options.contract, "contract");
+      // The stdio mock writes to process.stdout itself.
+      guardStandardStreams();
       const mock = await import("../mock/index.ts");
       const fixtures = options.fixtures
         ? mock.parseFixtures(
@@ -72,7 +76,7 @@ Examples:
         pageSize: options.pageSize,
         fixtures,
         record: options.record,
-        say: (text) => process.stderr.write(`${text}\n`),
+        say: (text) => writeErr(`${text}\n`),
       });
     });
 }

@@ -12,8 +12,16 @@ import spawn from "cross-spawn";
 const STDERR_TAIL_LINES = 20;
 /** The default limit for one stdout line (one message): 64 MiB, raised with --max-response-size. */
 export const DEFAULT_MAX_LINE_BYTES = 64 * 1024 * 1024;
-/** How long the server gets to exit on its own after stdin closes, then after SIGTERM. */
-const GRACE_MS = 1500;
+/**
+ * The MCP lifecycle's stdio shutdown: close the server's stdin, wait "a reasonable time" for it
+ * to exit, SIGTERM, wait again, SIGKILL. By then its lists are in and nothing it does matters
+ * to the capture, so the first wait is short: a server that exits on EOF does so within it
+ * (tens of ms), and one that a timer keeps alive (server-everything: 350 ms) gets SIGTERM
+ * instead of costing every capture that long. SIGTERM gets the longer wait, for cleanup.
+ */
+export const EXIT_GRACE_MS = 100;
+/** How long the server (and then what it left in its process group) gets after SIGTERM. */
+export const TERM_GRACE_MS = 1500;
 /**
  * After the server process exits, how long its pipes get to deliver its last words before
  * the exit is reported. A child it started may hold them open for much longer.
@@ -229,18 +237,18 @@ export class ChildProcessTransport implements Transport {
     child.stdin?.end();
     const waitExit = (ms: number) =>
       Promise.race([this.exited, new Promise<"timeout">((r) => setTimeout(r, ms, "timeout").unref?.())]);
-    if (!this.exit && (await waitExit(GRACE_MS)) === "timeout") {
+    if (!this.exit && (await waitExit(EXIT_GRACE_MS)) === "timeout") {
       this.signal("SIGTERM");
-      if ((await waitExit(GRACE_MS)) === "timeout") {
+      if ((await waitExit(TERM_GRACE_MS)) === "timeout") {
         this.signal("SIGKILL");
-        await waitExit(GRACE_MS);
+        await waitExit(TERM_GRACE_MS);
         return;
       }
     }
     // Reap anything the server left behind in its process group: politely, then for sure.
     if (!this.groupAlive()) return;
     this.signal("SIGTERM");
-    const deadline = Date.now() + GRACE_MS;
+    const deadline = Date.now() + TERM_GRACE_MS;
     while (this.groupAlive() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
     if (this.groupAlive()) this.signal("SIGKILL");
   }

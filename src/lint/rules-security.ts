@@ -65,6 +65,13 @@ function walkSchema(
   }
   if (!isJsonObject(node)) return;
   for (const [key, value] of Object.entries(node)) {
+    // Most keywords hold a number, a boolean or a type name: no pointer is built for them.
+    if (value === null || typeof value !== "object") {
+      if ((key === "description" || key === "title" || key === "const") && typeof value === "string") {
+        add(pointer(path, key), value, "text");
+      }
+      continue;
+    }
     const here = pointer(path, key);
     if ((key === "description" || key === "title") && typeof value === "string") add(here, value, "text");
     else if (key === "enum" && Array.isArray(value)) {

@@ -11,7 +11,6 @@
  * - not reported: RFC 2606 example hosts (placeholders), loopback addresses (the user's own
  *   machine: "http://localhost:3000"), and hosts the policy file allows (`allowHosts`).
  */
-import { getDomain } from "tldts";
 import { matchSpans, type Span } from "../text-scan.ts";
 
 export const URL_LIKE =
@@ -85,8 +84,12 @@ export function hostOf(url: string): string | undefined {
  */
 export function domainOf(host: string): string {
   if (IPV4.test(host) || host.startsWith("[")) return host;
-  return getDomain(host, { allowPrivateDomains: true }) ?? host;
+  // Loaded on first use: evaluating the Public Suffix List costs milliseconds at start-up.
+  publicSuffixes ??= require("tldts") as typeof import("tldts");
+  return publicSuffixes.getDomain(host, { allowPrivateDomains: true }) ?? host;
 }
+
+let publicSuffixes: typeof import("tldts") | undefined;
 
 /** Whether a host is one the policy allows: an entry covers itself and its subdomains; an IP address only itself. */
 export function hostAllowed(host: string, allowHosts: readonly string[]): boolean {

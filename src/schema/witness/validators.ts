@@ -1,17 +1,18 @@
 /**
- * ajv validators for whole root schemas: the final word on every witness candidate (server
- * patterns run on the bounded matcher, so a validator never hangs).
- * Compiled validators are cached per root object until releaseValidators(); ajv instances
- * are made on first use, one shared per dialect (a private one for schemas with embedded ids).
+ * Validators for whole root schemas: the final word on every witness candidate (server
+ * patterns run on the bounded matcher, so a validator never hangs). A draft-07 schema whose
+ * keywords the interpreting validator reads as ajv does is checked by it (interpreted.ts: no
+ * compile); every other schema is compiled by ajv.
+ * Validators are cached per root object until releaseValidators(); ajv and its instances are
+ * loaded on first use, one instance shared per dialect (a private one for schemas with
+ * embedded ids).
  */
-import Ajv from "ajv";
-import Ajv2019 from "ajv/dist/2019";
-import Ajv2020 from "ajv/dist/2020";
-import addFormats from "ajv-formats";
+import type AjvClass from "ajv";
 import { isJsonObject, type Json, type JsonObject } from "../../contract/model.ts";
 import { numericBounds } from "../normalize.ts";
 import { compileRegex, RegexUndecidable } from "../regex.ts";
 import { forEachSubschema } from "../subschemas.ts";
+import { interpretable, interpretedCheck } from "./interpreted.ts";
 
 /** Whether a value is valid: true, false, or undefined when a pattern could not be decided within its budget. */
 export type Check = (value: Json) => boolean | undefined;
@@ -58,13 +59,17 @@ export function releaseValidators(): void {
 }
 const shared: Partial<Record<Dialect, Compiler>> = {};
 
+/** Loaded on first use: evaluating ajv and its formats costs milliseconds that most runs never need. */
 function newCompiler(dialect: Dialect): Compiler {
-  const ajv =
+  type AjvModule = { default: typeof AjvClass };
+  const Class =
     dialect === "2020"
-      ? new Ajv2020(AJV_OPTIONS)
+      ? (require("ajv/dist/2020") as AjvModule).default
       : dialect === "2019"
-        ? new Ajv2019(AJV_OPTIONS)
-        : new Ajv(AJV_OPTIONS);
+        ? (require("ajv/dist/2019") as AjvModule).default
+        : (require("ajv") as AjvModule).default;
+  const addFormats = (require("ajv-formats") as { default: (ajv: AjvClass) => unknown }).default;
+  const ajv = new Class(AJV_OPTIONS);
   addFormats(ajv);
   return ajv as unknown as Compiler;
 }
@@ -133,6 +138,16 @@ export function validatorFor(root: Json): Check | undefined {
   if (!isJsonObject(root)) return undefined;
   const cached = validators.get(root);
   if (cached !== undefined) return cached ?? undefined;
+  const check = buildValidator(root, "auto");
+  validators.set(root, check);
+  return check ?? undefined;
+}
+
+/**
+ * A validator for a root schema, not cached; null when the schema does not compile. `ajv`
+ * forces the compiled one (the tests compare the two engines with it).
+ */
+export function buildValidator(root: JsonObject, engine: "auto" | "ajv"): Check | null {
   let check: Check | null = null;
   const traits = traitsOf(root);
   const dialect = dialectOf(root, traits);
@@ -140,6 +155,13 @@ export function validatorFor(root: Json): Check | undefined {
   // (draft-04, vendor URLs) would otherwise fail to compile.
   const copy: JsonObject = traits.booleanBounds ? (upgradeBooleanBounds(root) as JsonObject) : { ...root };
   delete copy.$schema;
+  if (engine === "auto" && dialect !== "2019" && !traits.ids && interpretable(copy, dialect)) {
+    let compiled: Check | null | undefined;
+    return interpretedCheck(copy, dialect, () => {
+      if (compiled === undefined) compiled = buildValidator(root, "ajv");
+      return compiled ?? undefined;
+    });
+  }
   // Schemas with embedded ids would collide with each other in a shared instance.
   let compiler = traits.ids ? undefined : shared[dialect];
   if (!compiler) {
@@ -165,6 +187,5 @@ export function validatorFor(root: Json): Check | undefined {
       // nothing to clean up
     }
   }
-  validators.set(root, check);
-  return check ?? undefined;
+  return check;
 }

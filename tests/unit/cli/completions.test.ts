@@ -15,7 +15,7 @@ import { cleanupTempDirs, tempDir } from "../../e2e/ship-helpers.ts";
 
 afterAll(cleanupTempDirs);
 
-const program = buildProgram();
+const program = await buildProgram();
 const values = (words: string[]) => complete(program, words).candidates.map((c) => c.value);
 const modeOf = (words: string[]) => complete(program, words).mode;
 

@@ -1,0 +1,270 @@
+/**
+ * The speed goals of issue #18, each printed as a ratio against its floor, measured in one
+ * interleaved run (every round runs every command once, so load on the machine hits all alike):
+ *
+ *   --version                       ≤ 1.3 × a compiled hello-world
+ *   diff of a typical real pair     ≤ 1.5 × hello-world
+ *   diff of the witness-heaviest    ≤ 4   × hello-world
+ *   10,000-tool diff with witnesses ≤ 1.5 × the parse floor (a binary that reads and parses both files)
+ *   lint of 10,000 tools            ≤ 2   × the parse floor of its one file
+ *   peak memory of both             ≤ 2   × the parse floor's
+ *   capture − shutdown grace        ≤ 1.1 × the server's own spawn → last list reply
+ *
+ * With `--before BIN` the same rounds also run an older build, so before and after come from
+ * the same run. Medians throughout.
+ */
+import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { EXIT_GRACE_MS } from "../src/connect/stdio-transport.ts";
+import { serializeContract } from "../src/contract/canonical.ts";
+import { COMPILE_FLAGS } from "./build.ts";
+import { syntheticPair } from "./synthetic.ts";
+
+const ROOT = resolve(import.meta.dir, "..");
+const PUBLISHED = join(ROOT, "tests/fixtures/published");
+/** The typical pair: a year of a published server's releases (tools added, schemas reworded). */
+const TYPICAL = ["filesystem-2025.3.28", "filesystem-2025.8.21"].map((n) => join(PUBLISHED, `${n}.contract.json`));
+/** The published pair with the most witnesses (a breaking minItems change to witness). */
+const WITNESSED = ["filesystem-2025.8.21", "filesystem-2026.8.31"].map((n) => join(PUBLISHED, `${n}.contract.json`));
+const EVERYTHING = join(ROOT, "node_modules/@modelcontextprotocol/server-everything/dist/index.js");
+
+export interface GoalOptions {
+  /** Binaries to measure: the current build first, then optionally an older one. */
+  bins: { label: string; path: string }[];
+  tmp: string;
+  runs: number;
+  bigRuns: number;
+  captureRuns: number;
+  tools: number;
+}
+
+interface Sample {
+  ms: number;
+  mib: number;
+}
+
+const median = (values: number[]): number => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length / 2;
+  return sorted.length % 2
+    ? (sorted[Math.floor(mid)] as number)
+    : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
+};
+
+/** Wall time of one run, and its peak RSS from GNU time when it is there (else NaN). */
+function run(cmd: string[], tmp: string, okCodes = [0]): Sample {
+  const timeFile = join(tmp, "goal-time");
+  const gnuTime = existsSync("/usr/bin/time");
+  const argv = gnuTime ? ["/usr/bin/time", "-o", timeFile, "-f", "%M", ...cmd] : cmd;
+  const t0 = performance.now();
+  const proc = Bun.spawnSync(argv, { cwd: ROOT, stdout: "ignore", stderr: "pipe", stdin: "ignore" });
+  const ms = performance.now() - t0;
+  if (!okCodes.includes(proc.exitCode ?? -1)) {
+    throw new Error(
+      `${cmd.join(" ")} exited with ${proc.exitCode ?? proc.signalCode}:\n${proc.stderr.toString().trim()}`,
+    );
+  }
+  const mib = gnuTime ? Number(readFileSync(timeFile, "utf8").trim().split("\n").pop()) / 1024 : Number.NaN;
+  return { ms, mib };
+}
+
+function compile(source: string, out: string, tmp: string): string {
+  const src = join(tmp, `${out}.ts`);
+  const bin = join(tmp, out);
+  writeFileSync(src, source);
+  const proc = Bun.spawnSync([process.execPath, ...COMPILE_FLAGS, src, "--outfile", bin], { cwd: tmp, stderr: "pipe" });
+  if (!proc.success) throw new Error(`compiling ${out} failed:\n${proc.stderr.toString()}`);
+  return bin;
+}
+
+/** Run every command once per round, `rounds` times; the samples of each, by name. */
+function interleave(commands: Record<string, string[]>, rounds: number, tmp: string, warmup = 1) {
+  const samples: Record<string, Sample[]> = Object.fromEntries(Object.keys(commands).map((k) => [k, []]));
+  for (let i = 0; i < warmup + rounds; i++) {
+    for (const [name, cmd] of Object.entries(commands)) {
+      // lint exits 1 on findings at --fail-on; the bench passes never, but a diff may exit 1 too.
+      const sample = run(cmd, tmp, [0, 1]);
+      if (i >= warmup) samples[name]?.push(sample);
+    }
+  }
+  return samples;
+}
+
+interface GoalLine {
+  goal: string;
+  limit: number;
+  ratios: { label: string; ratio: number; detail: string }[];
+}
+
+function printGoals(lines: GoalLine[]): void {
+  console.log("\nGoals (issue #18): ratios of medians, measured interleaved in this run");
+  for (const line of lines) {
+    console.log(`  ${line.goal} (goal ≤ ${line.limit}×)`);
+    for (const r of line.ratios) {
+      const mark = r.ratio <= line.limit ? "meets" : "misses";
+      console.log(`    ${r.label.padEnd(8)} ${r.ratio.toFixed(2).padStart(6)}×  ${mark}   ${r.detail}`);
+    }
+  }
+}
+
+/** Spawn → the last list reply, for a stdio server on its own: a minimal client, no SDK. */
+async function serverToLastList(cmd: string[]): Promise<number> {
+  const t0 = performance.now();
+  const proc = Bun.spawn(cmd, { cwd: ROOT, stdin: "pipe", stdout: "pipe", stderr: "ignore" });
+  const reader = proc.stdout.getReader();
+  const decoder = new TextDecoder();
+  let buffer = "";
+  let id = 0;
+  const send = (message: object) => {
+    proc.stdin.write(`${JSON.stringify({ jsonrpc: "2.0", ...message })}\n`);
+    proc.stdin.flush();
+  };
+  const replies = new Map<number, (result: Record<string, unknown>) => void>();
+  const request = (method: string, params: object = {}) =>
+    new Promise<Record<string, unknown>>((done) => {
+      replies.set(++id, done);
+      send({ id, method, params });
+    });
+  const pump = (async () => {
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) return;
+      buffer += decoder.decode(value, { stream: true });
+      for (let nl = buffer.indexOf("\n"); nl !== -1; nl = buffer.indexOf("\n")) {
+        const line = buffer.slice(0, nl).trim();
+        buffer = buffer.slice(nl + 1);
+        if (!line) continue;
+        const msg = JSON.parse(line) as { id?: number; result?: Record<string, unknown> };
+        if (typeof msg.id === "number" && replies.has(msg.id)) replies.get(msg.id)?.(msg.result ?? {});
+      }
+    }
+  })();
+  const init = await request("initialize", {
+    protocolVersion: "2025-11-25",
+    capabilities: {},
+    clientInfo: { name: "bench", version: "0" },
+  });
+  send({ method: "notifications/initialized" });
+  const caps = (init.capabilities ?? {}) as Record<string, unknown>;
+  const lists: [string, string][] = [];
+  if (caps.tools) lists.push(["tools/list", "tools"]);
+  if (caps.resources) lists.push(["resources/list", "resources"], ["resources/templates/list", "resourceTemplates"]);
+  if (caps.prompts) lists.push(["prompts/list", "prompts"]);
+  // Every list with its pages, all in flight at once, as a capture sends them.
+  await Promise.all(
+    lists.map(async ([method]) => {
+      let cursor: unknown;
+      do {
+        const page = await request(method, cursor === undefined ? {} : { cursor });
+        cursor = page.nextCursor;
+      } while (typeof cursor === "string");
+    }),
+  );
+  const ms = performance.now() - t0;
+  proc.kill("SIGKILL");
+  await proc.exited;
+  await pump.catch(() => {});
+  return ms;
+}
+
+export async function goalsBenchmark(options: GoalOptions): Promise<void> {
+  const { tmp, bins } = options;
+  const hello = compile('console.log("hi");\n', "hello", tmp);
+  const floor = compile(
+    'import { readFileSync } from "node:fs";\nlet n = 0;\nfor (const file of process.argv.slice(2)) n += Object.keys(JSON.parse(readFileSync(file, "utf8"))).length;\nconsole.log(n);\n',
+    "parse-floor",
+    tmp,
+  );
+  const lines: GoalLine[] = [];
+
+  // Start-up and small diffs.
+  const small: Record<string, string[]> = { hello: [hello] };
+  for (const bin of bins) {
+    small[`${bin.label} version`] = [bin.path, "--version"];
+    small[`${bin.label} typical`] = [bin.path, "diff", ...TYPICAL];
+    small[`${bin.label} witnessed`] = [bin.path, "diff", ...WITNESSED];
+  }
+  const s = interleave(small, options.runs, tmp, 2);
+  const ms = (name: string) => median((s[name] ?? []).map((x) => x.ms));
+  const h = ms("hello");
+  for (const [goal, key, limit] of [
+    ["--version vs hello-world", "version", 1.3],
+    ["diff of a typical published pair vs hello-world", "typical", 1.5],
+    ["diff of the witness-heaviest published pair vs hello-world", "witnessed", 4],
+  ] as const) {
+    lines.push({
+      goal,
+      limit,
+      ratios: bins.map((b) => ({
+        label: b.label,
+        ratio: ms(`${b.label} ${key}`) / h,
+        detail: `${ms(`${b.label} ${key}`).toFixed(1)} ms vs ${h.toFixed(1)} ms`,
+      })),
+    });
+  }
+
+  // Big files.
+  const [before, after] = syntheticPair(options.tools);
+  const a = join(tmp, "goal-a.json");
+  const b = join(tmp, "goal-b.json");
+  writeFileSync(a, serializeContract(before));
+  writeFileSync(b, serializeContract(after));
+  const big: Record<string, string[]> = { "floor both": [floor, a, b], "floor one": [floor, a] };
+  for (const bin of bins) {
+    big[`${bin.label} diff`] = [bin.path, "diff", a, b, "--format", "json"];
+    big[`${bin.label} lint`] = [bin.path, "lint", "--from", a, "--format", "json", "--fail-on", "never"];
+  }
+  const g = interleave(big, options.bigRuns, tmp, 0);
+  const gm = (name: string, key: "ms" | "mib") => median((g[name] ?? []).map((x) => x[key]));
+  const n = options.tools.toLocaleString("en");
+  for (const [goal, key, floorName, limit, unit] of [
+    [`${n}-tool diff with witnesses vs the parse floor (time)`, "diff", "floor both", 1.5, "ms"],
+    [`${n}-tool diff with witnesses vs the parse floor (peak RSS)`, "diff", "floor both", 2, "mib"],
+    [`lint of ${n} tools vs the parse floor of its file (time)`, "lint", "floor one", 2, "ms"],
+    [`lint of ${n} tools vs the parse floor of its file (peak RSS)`, "lint", "floor one", 2, "mib"],
+  ] as const) {
+    const f = gm(floorName, unit);
+    lines.push({
+      goal,
+      limit,
+      ratios: bins.map((bin) => {
+        const v = gm(`${bin.label} ${key}`, unit);
+        const u = unit === "ms" ? "ms" : "MiB";
+        return { label: bin.label, ratio: v / f, detail: `${v.toFixed(0)} ${u} vs ${f.toFixed(0)} ${u}` };
+      }),
+    });
+  }
+  rmSync(a, { force: true });
+  rmSync(b, { force: true });
+
+  // Capture against the server's own time to its last list.
+  if (existsSync(EVERYTHING)) {
+    const server = ["node", EVERYTHING, "stdio"];
+    const out = join(tmp, "goal.contract.json");
+    const captures: Record<string, number[]> = Object.fromEntries(bins.map((bin) => [bin.label, []]));
+    const alone: number[] = [];
+    for (let i = 0; i < 1 + options.captureRuns; i++) {
+      for (const bin of bins) {
+        rmSync(out, { force: true });
+        const { ms: t } = run([bin.path, "snapshot", "-q", "-o", out, "--", ...server], tmp);
+        if (i > 0) captures[bin.label]?.push(t);
+      }
+      const t = await serverToLastList(server);
+      if (i > 0) alone.push(t);
+    }
+    const base = median(alone);
+    lines.push({
+      goal: `snapshot of server-everything minus the ${EXIT_GRACE_MS} ms shutdown grace vs the server alone to its last list`,
+      limit: 1.1,
+      ratios: bins.map((bin) => {
+        const c = median(captures[bin.label] ?? []);
+        return {
+          label: bin.label,
+          ratio: (c - EXIT_GRACE_MS) / base,
+          detail: `capture ${c.toFixed(0)} ms; server alone ${base.toFixed(0)} ms`,
+        };
+      }),
+    });
+  }
+  printGoals(lines);
+}

@@ -1,0 +1,283 @@
+/**
+ * One-shot witness checks without compiling: @cfworker/json-schema interprets a schema where
+ * its answers are ajv's, so a run that checks a few hundred candidates against a schema pays
+ * neither ajv's code generation (several ms per schema) nor its meta-schema compile (the first
+ * schema of a run: 15–20 ms). Everything else goes to ajv (validators.ts).
+ *
+ * Where the two agree, by construction: a draft-07 or 2020-12 schema without embedded ids,
+ * whose keywords both implement alike. `pattern` is server text that must never reach the host's
+ * backtracking engine: cfworker gets each one as a format of its own that runs the bounded
+ * matcher (../regex.ts), as ajv does, and a test that runs out of budget hands the value to
+ * ajv. Left to ajv, because they differ:
+ * - `patternProperties`: cfworker would run those patterns on RegExp;
+ * - `format`: the two ship different format checks;
+ * - `multipleOf`: ajv divides, cfworker takes a remainder with a tolerance (0.3 of 0.1);
+ * - `nullable` (OpenAPI): ajv honours it, cfworker ignores it;
+ * - keywords newer than draft-07 (`prefixItems`, `unevaluated*`, `dependentRequired`, ...),
+ *   which ajv's draft-07 class ignores and cfworker applies, and which are left to ajv in
+ *   2020-12 too, with draft-07's `dependencies`;
+ * - draft-07: a `$ref` beside validation keywords: ajv applies both, cfworker only the $ref;
+ * - a `$ref` that does not point at a subschema of the same root (ajv fails the compile);
+ * - a loop of references that never descends into the value (`{not: {$ref: "#"}}`): both
+ *   recurse without end, but at different keywords, so one may answer before the other does.
+ * Validity of the schema itself is judged as ajv does, against the same meta-schema (ajv's
+ * copies; 2020-12's `$dynamicRef: "#meta"` read as the reference to the whole meta-schema it
+ * resolves to when nothing extends it), so a schema ajv rejects still gets no validator.
+ * Pure; no I/O.
+ */
+import { dereference, format, type Schema, validate } from "@cfworker/json-schema";
+import META_2020_APPLICATOR from "ajv/dist/refs/json-schema-2020-12/meta/applicator.json" with { type: "json" };
+import META_2020_CONTENT from "ajv/dist/refs/json-schema-2020-12/meta/content.json" with { type: "json" };
+import META_2020_CORE from "ajv/dist/refs/json-schema-2020-12/meta/core.json" with { type: "json" };
+import META_2020_FORMAT from "ajv/dist/refs/json-schema-2020-12/meta/format-annotation.json" with { type: "json" };
+import META_2020_META_DATA from "ajv/dist/refs/json-schema-2020-12/meta/meta-data.json" with { type: "json" };
+import META_2020_UNEVALUATED from "ajv/dist/refs/json-schema-2020-12/meta/unevaluated.json" with { type: "json" };
+import META_2020_VALIDATION from "ajv/dist/refs/json-schema-2020-12/meta/validation.json" with { type: "json" };
+import META_2020 from "ajv/dist/refs/json-schema-2020-12/schema.json" with { type: "json" };
+import META_07 from "ajv/dist/refs/json-schema-draft-07.json" with { type: "json" };
+import { isJsonObject, type Json, type JsonObject } from "../../contract/model.ts";
+import { compileRegex, RegexUndecidable } from "../regex.ts";
+import { forEachSubschema } from "../subschemas.ts";
+
+/** Keywords that send a schema to ajv (see the module comment). */
+const AJV_ONLY = new Set([
+  "patternProperties",
+  "format",
+  "multipleOf",
+  "nullable",
+  "prefixItems",
+  "unevaluatedProperties",
+  "unevaluatedItems",
+  "dependentRequired",
+  "dependentSchemas",
+  "minContains",
+  "maxContains",
+  "contentSchema",
+  "$recursiveRef",
+  "$recursiveAnchor",
+  "$dynamicRef",
+  "$dynamicAnchor",
+  "$id",
+  "id",
+  "$anchor",
+  "discriminator",
+  "$async",
+]);
+
+/** What may stand beside a `$ref` without ajv and cfworker disagreeing: annotations and definitions. */
+const REF_SIBLINGS = new Set([
+  "$ref",
+  "title",
+  "description",
+  "default",
+  "examples",
+  "$comment",
+  "readOnly",
+  "writeOnly",
+  "deprecated",
+  "definitions",
+  "$defs",
+]);
+
+/** A local JSON Pointer reference in plain characters (no percent-encoding for the two to read differently). */
+const LOCAL_REF = /^#(?:\/[A-Za-z0-9_.~$-]*)*$/;
+
+/** Nodes deeper than this, or more of them, are left to ajv rather than walked here. */
+const MAX_DEPTH = 200;
+const MAX_NODES = 100_000;
+
+/** The schema at a local pointer, or undefined. */
+function resolvePointer(root: Json, ref: string): Json | undefined {
+  let node: Json | undefined = root;
+  for (const raw of ref.slice(1).split("/").slice(1)) {
+    const segment = raw.replace(/~1/g, "/").replace(/~0/g, "~");
+    if (Array.isArray(node)) node = node[Number(segment)];
+    else if (isJsonObject(node)) node = Object.hasOwn(node, segment) ? node[segment] : undefined;
+    else return undefined;
+  }
+  return node;
+}
+
+/** The dialects read here, as validators.ts names them. */
+export type InterpretedDialect = "07" | "2020";
+
+/** Left to ajv in 2020-12 besides AJV_ONLY: draft-07's `dependencies` (how each engine reads it there differs). */
+const AJV_ONLY_2020 = new Set(["dependencies"]);
+
+/** Whether cfworker's reading of `root` in `dialect` is ajv's (see the module comment). */
+export function interpretable(root: JsonObject, dialect: InterpretedDialect = "07"): boolean {
+  const nodes = new Set<Json>();
+  const refs: string[] = [];
+  let eligible = true;
+  const visit = (node: Json, depth: number): void => {
+    // A boolean is a schema to both. Anything else where a schema belongs goes to ajv: the
+    // meta-schema does not look inside everything a $ref can reach ($defs is not draft-07's).
+    if (!eligible || typeof node === "boolean" || nodes.has(node)) return;
+    if (!isJsonObject(node)) {
+      eligible = false;
+      return;
+    }
+    if (depth > MAX_DEPTH || nodes.size >= MAX_NODES) {
+      eligible = false;
+      return;
+    }
+    nodes.add(node);
+    const keys = Object.keys(node);
+    if (keys.some((key) => AJV_ONLY.has(key) || (dialect === "2020" && AJV_ONLY_2020.has(key)))) {
+      eligible = false;
+      return;
+    }
+    // A pattern the bounded matcher cannot compile fails ajv's compile, where ajv reaches it.
+    if (node.pattern !== undefined && (typeof node.pattern !== "string" || !compileRegex(node.pattern))) {
+      eligible = false;
+      return;
+    }
+    if (node.$ref !== undefined) {
+      const siblingsDiffer = dialect === "07" && keys.some((k) => !REF_SIBLINGS.has(k));
+      if (typeof node.$ref !== "string" || !LOCAL_REF.test(node.$ref) || siblingsDiffer) {
+        eligible = false;
+        return;
+      }
+      refs.push(node.$ref);
+    }
+    forEachSubschema(node, (child) => visit(child, depth + 1));
+  };
+  visit(root, 0);
+  if (!eligible) return false;
+  const resolved = refs.every((ref) => {
+    const target = resolvePointer(root, ref);
+    return target === true || target === false || (target !== undefined && nodes.has(target));
+  });
+  return resolved && !loopsInPlace(root, nodes);
+}
+
+/** Keywords that apply a subschema to the value itself, not to a part of it. */
+const IN_PLACE = ["allOf", "anyOf", "oneOf", "not", "if", "then", "else"];
+
+/** Whether following in-place subschemas and references from some node leads back to it. */
+function loopsInPlace(root: Json, nodes: Set<Json>): boolean {
+  const state = new Map<Json, "open" | "done">();
+  const next = (node: JsonObject): Json[] => {
+    const out: Json[] = [];
+    for (const key of IN_PLACE) {
+      const value = node[key];
+      if (Array.isArray(value)) out.push(...value);
+      else if (value !== undefined) out.push(value);
+    }
+    if (typeof node.$ref === "string") {
+      const target = resolvePointer(root, node.$ref);
+      if (target !== undefined) out.push(target);
+    }
+    return out.filter((child) => isJsonObject(child) && nodes.has(child));
+  };
+  const loops = (node: JsonObject): boolean => {
+    const seen = state.get(node);
+    if (seen === "open") return true;
+    if (seen === "done") return false;
+    state.set(node, "open");
+    const found = next(node).some((child) => loops(child as JsonObject));
+    state.set(node, "done");
+    return found;
+  };
+  for (const node of nodes) if (loops(node as JsonObject)) return true;
+  return false;
+}
+
+/** The answer of a check: true, false, or undefined when a pattern ran out of its budget. */
+export type InterpretedCheck = (value: Json) => boolean | undefined;
+
+/**
+ * A check of values against `schema` (a root that `interpretable` accepted in `dialect`), or
+ * null when the schema is not valid against the dialect's meta-schema (ajv would not compile it).
+ * `compiled` is ajv's check, asked for a value only when a pattern test ran out of budget: in
+ * what order each engine reaches its patterns differs, so only ajv's answer is ajv's then.
+ */
+export function interpretedCheck(
+  schema: JsonObject,
+  dialect: InterpretedDialect,
+  compiled: () => InterpretedCheck | undefined,
+): InterpretedCheck | null {
+  const draft = dialect === "07" ? "7" : "2020-12";
+  metas[dialect] ??= metaValidator(dialect);
+  if (!metas[dialect](schema)) return null;
+  // cfworker annotates the schema objects it dereferences: it gets its own copy.
+  const own = structuredClone(schema) as JsonObject;
+  boundPatterns(own);
+  const lookup = dereference(own as Schema);
+  return (value) => {
+    const undecided = { seen: false };
+    asking = undecided;
+    let valid: boolean;
+    try {
+      valid = validate(value, own as Schema, draft, lookup).valid;
+    } finally {
+      asking = undefined;
+    }
+    return undecided.seen ? compiled()?.(value) : valid;
+  };
+}
+
+/** Format names that stand for patterns: none of cfworker's, nor any a schema could use here (formats go to ajv). */
+const PATTERN_FORMAT = "mcp-contract:pattern:";
+/** The check under way, told when one of its pattern tests runs out of budget. */
+let asking: { seen: boolean } | undefined;
+
+/** Replace each `pattern` of a schema (in schema positions) by a format that runs the bounded matcher. */
+function boundPatterns(node: Json, seen = new Set<Json>()): void {
+  if (!isJsonObject(node) || seen.has(node)) return;
+  seen.add(node);
+  if (typeof node.pattern === "string") {
+    const name = PATTERN_FORMAT + node.pattern;
+    if (!format[name]) {
+      const re = compileRegex(node.pattern);
+      format[name] = (text) => {
+        try {
+          return re?.test(text) ?? true;
+        } catch (error) {
+          if (!(error instanceof RegexUndecidable)) throw error;
+          if (asking) asking.seen = true;
+          return true;
+        }
+      };
+    }
+    delete node.pattern;
+    node.format = name;
+  }
+  forEachSubschema(node, (child) => boundPatterns(child, seen));
+}
+
+const metas: Partial<Record<InterpretedDialect, (schema: JsonObject) => boolean>> = {};
+
+function metaValidator(dialect: InterpretedDialect): (schema: JsonObject) => boolean {
+  if (dialect === "07") {
+    const own = structuredClone(META_07) as Schema;
+    const lookup = dereference(own);
+    return (schema) => validate(schema, own, "7", lookup).valid;
+  }
+  const vocabularies = [
+    META_2020_APPLICATOR,
+    META_2020_CONTENT,
+    META_2020_CORE,
+    META_2020_FORMAT,
+    META_2020_META_DATA,
+    META_2020_UNEVALUATED,
+    META_2020_VALIDATION,
+  ];
+  const [top, ...rest] = [META_2020, ...vocabularies].map((doc) => staticMeta(structuredClone(doc) as Json));
+  const lookup = dereference(top as Schema);
+  for (const doc of rest) dereference(doc as Schema, lookup);
+  return (schema) => validate(schema, top as Schema, "2020-12", lookup).valid;
+}
+
+/** The 2020-12 meta-schema's `$dynamicRef: "#meta"` as the static reference it resolves to (the top meta-schema). */
+function staticMeta(node: Json): Json {
+  if (Array.isArray(node)) return node.map(staticMeta);
+  if (!isJsonObject(node)) return node;
+  const out: JsonObject = {};
+  for (const [key, value] of Object.entries(node)) {
+    if (key === "$dynamicAnchor") continue;
+    if (key === "$dynamicRef" && value === "#meta") out.$ref = META_2020.$id;
+    else out[key] = staticMeta(value);
+  }
+  return out;
+}

@@ -1,0 +1,151 @@
+/**
+ * The interpreting validator (src/schema/witness/interpreted.ts) stands in for ajv only where
+ * it answers as ajv does. These tests hold it to that: over generated schemas (cyclic and
+ * missing refs, garbage where schemas belong) and the schemas of real and synthetic
+ * lockfiles, the two engines agree on whether a schema compiles and on every value.
+ */
+import { describe, expect, test } from "bun:test";
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import fc from "fast-check";
+import { syntheticPair } from "../../../scripts/synthetic.ts";
+import { isJsonObject, type Json, type JsonObject } from "../../../src/contract/model.ts";
+import { gen } from "../../../src/schema/witness/instances.ts";
+import { interpretable } from "../../../src/schema/witness/interpreted.ts";
+import { Side } from "../../../src/schema/witness/merge.ts";
+import { buildValidator, validatorFor } from "../../../src/schema/witness/validators.ts";
+import { rootSchema } from "./arbitraries.ts";
+
+const DRAFT_07 = "http://json-schema.org/draft-07/schema#";
+const DRAFT_2020 = "https://json-schema.org/draft/2020-12/schema";
+const ROOT = join(import.meta.dir, "../../..");
+
+/** Values to try: what the witness generator makes of the schema, and arbitrary JSON. */
+function valuesFor(schema: Json, extra: Json[] = []): Json[] {
+  const made = gen(schema, new Side(schema), 40);
+  return [...made, ...extra, null, 0, 1.5, -1, "", "a", true, [], {}, [1, "a"], { city: "x" }];
+}
+
+/** Whether both engines agree on `root`: the same compile outcome and the same verdicts. */
+function expectSameVerdicts(root: JsonObject, extra: Json[] = []): boolean {
+  const interpreted = buildValidator(root, "auto");
+  const compiled = buildValidator(root, "ajv");
+  expect(interpreted === null).toBe(compiled === null);
+  if (!interpreted || !compiled) return false;
+  // A schema that recurses forever overflows the stack in both: that counts as the same answer.
+  const verdict = (check: (value: Json) => boolean | undefined, value: Json) => {
+    try {
+      return check(value);
+    } catch (error) {
+      return `throws ${(error as Error).name}`;
+    }
+  };
+  for (const value of valuesFor(root, extra)) {
+    const verdicts = [verdict(interpreted, value), verdict(compiled, value)];
+    if (verdicts[0] !== verdicts[1])
+      throw new Error(`${JSON.stringify(root)} on ${JSON.stringify(value)}: ${verdicts}`);
+  }
+  return true;
+}
+
+function toolSchemas(contract: unknown): JsonObject[] {
+  const tools = (contract as { tools?: JsonObject[] }).tools ?? [];
+  return tools.flatMap((tool) => [tool.inputSchema, tool.outputSchema].filter(isJsonObject));
+}
+
+describe("the interpreting validator answers as ajv does", () => {
+  test.each([
+    ["draft-07", DRAFT_07, "07"],
+    ["2020-12", DRAFT_2020, "2020"],
+    ["undeclared (2020-12)", undefined, "2020"],
+  ] as const)("on generated %s schemas, garbage and broken refs included", (_, $schema, dialect) => {
+    let interpretedRoots = 0;
+    fc.assert(
+      fc.property(rootSchema({ garbage: true }), fc.array(fc.jsonValue({ maxDepth: 3 }), { maxLength: 8 }), (s, xs) => {
+        if (!isJsonObject(s)) return;
+        const root = $schema === undefined ? s : { $schema, ...s };
+        if (interpretable({ ...s }, dialect)) interpretedRoots++;
+        expectSameVerdicts(root, xs as Json[]);
+      }),
+      { seed: 20261201, numRuns: 400 },
+    );
+    // The comparison means something only if many generated schemas take the interpreted path.
+    expect(interpretedRoots).toBeGreaterThan(40);
+  });
+
+  test("on every tool schema of the published, benign-corpus and synthetic lockfiles", () => {
+    const published = ["filesystem-2025.3.28", "filesystem-2025.8.21", "filesystem-2026.8.31"].map(
+      (name) => `tests/fixtures/published/${name}.contract.json`,
+    );
+    const benign = readdirSync(join(ROOT, "tests/fixtures/benign"))
+      .filter((name) => name.endsWith(".contract.json"))
+      .map((name) => `tests/fixtures/benign/${name}`);
+    expect(benign.length).toBeGreaterThan(20);
+    const files = [...published, ...benign].map((file) => JSON.parse(readFileSync(join(ROOT, file), "utf8")));
+    const schemas = [...files, ...syntheticPair(20)].flatMap(toolSchemas);
+    expect(schemas.filter((s) => interpretable({ ...s }, "07")).length).toBeGreaterThan(100);
+    expect(schemas.filter((s) => interpretable({ ...s }, "2020")).length).toBeGreaterThan(100);
+    // Each schema as it is, and read as draft-07 and as 2020-12.
+    for (const schema of schemas) {
+      expectSameVerdicts(schema);
+      expectSameVerdicts({ ...schema, $schema: DRAFT_07 });
+      expectSameVerdicts({ ...schema, $schema: DRAFT_2020 });
+    }
+  });
+
+  test("a schema ajv rejects gets no validator from either", () => {
+    const invalid: JsonObject[] = [
+      { type: "strnig" },
+      { minLength: -1 },
+      { required: "name" },
+      { properties: { a: 5 } },
+    ];
+    // The first three take the interpreted path (its meta-schema check rejects them); a number
+    // where a schema belongs goes to ajv.
+    expect(invalid.map((bad) => interpretable(bad))).toEqual([true, true, true, false]);
+    for (const bad of invalid) {
+      expect(validatorFor({ $schema: DRAFT_07, ...bad })).toBeUndefined();
+    }
+  });
+
+  test("patterns run on the bounded matcher; one it cannot decide is ajv's to answer", () => {
+    const catastrophic = { $schema: DRAFT_07, type: "string", pattern: "^(a+)+$" } as JsonObject;
+    expect(interpretable({ type: "string", pattern: "^(a+)+$" })).toBe(true);
+    const started = performance.now();
+    expect(validatorFor(catastrophic)?.(`${"a".repeat(5000)}b`)).toBe(false);
+    expect(performance.now() - started).toBeLessThan(1000);
+    // A repetition past the matcher's budget: undecided in both engines, decided where no string is tested.
+    const huge = { $schema: DRAFT_07, type: "string", pattern: "a{1000000}" } as JsonObject;
+    expect(buildValidator(huge, "ajv")?.("aa")).toBeUndefined();
+    expect(buildValidator(huge, "auto")?.("aa")).toBeUndefined();
+    expect(buildValidator(huge, "auto")?.(5)).toBe(false);
+    expect(buildValidator(huge, "ajv")?.(5)).toBe(false);
+  });
+
+  test("what the two read differently goes to ajv", () => {
+    const ajvOnly: JsonObject[] = [
+      { type: "object", patternProperties: { "^x-": { type: "string" } } },
+      { type: "string", format: "email" },
+      { type: "number", multipleOf: 0.1 },
+      { type: "string", nullable: true },
+      { prefixItems: [{ type: "string" }] },
+      { $ref: "#/definitions/a", type: "object", definitions: { a: { type: "string" } } },
+      { $ref: "https://example.com/schema.json" },
+      { $ref: "#/definitions/missing" },
+      { properties: { a: { $id: "https://example.com/a", type: "string" } } },
+      { not: { $ref: "#" }, enum: ["metric"] },
+    ];
+    for (const schema of ajvOnly) expect(interpretable(schema)).toBe(false);
+    // ajv's readings, which the interpreted path would have got wrong.
+    expect(validatorFor({ $schema: DRAFT_07, type: "number", multipleOf: 0.1 } as JsonObject)?.(0.3)).toBe(false);
+    expect(validatorFor({ $schema: DRAFT_07, type: "string", nullable: true } as JsonObject)?.(null)).toBe(true);
+    expect(
+      validatorFor({
+        $schema: DRAFT_07,
+        $ref: "#/definitions/a",
+        type: "object",
+        definitions: { a: { type: "string" } },
+      } as JsonObject)?.("x"),
+    ).toBe(false);
+  });
+});
