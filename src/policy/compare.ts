@@ -4,11 +4,14 @@
  * the pipeline is, so that the diff engine and the lint checks never import each other. Pure.
  */
 import type { Contract } from "../contract/model.ts";
+import { projectUnknownFields } from "../contract/peers/project.ts";
 import { diffContracts } from "../diff/diff.ts";
 import type { Change } from "../diff/model.ts";
 import { type DriftOptions, securityDrift } from "../lint/drift-lens.ts";
 
 /** `options.allowHosts`: the policy file's hosts whose links are never drift. */
 export function compareSurfaces(before: Contract, after: Contract, options: DriftOptions = {}): Change[] {
-  return diffContracts(before, after, [(old, now, touched) => securityDrift(old, now, touched, options)]);
+  // A side converted from a peer tool's file: what its format could not hold is unknown, not absent.
+  const [was, now] = projectUnknownFields(before, after);
+  return diffContracts(was, now, [(old, current, touched) => securityDrift(old, current, touched, options)]);
 }

@@ -11,6 +11,7 @@
  * reports. (Witnesses are async only because the validator they use is loaded on first use.)
  */
 import type { Contract } from "../contract/model.ts";
+import { importedNotice } from "../contract/peers/imported.ts";
 import { attachWitnesses } from "../diff/witnesses.ts";
 import { lintContract } from "../lint/lint.ts";
 import { toolListSize } from "../lint/rules-quality.ts";
@@ -70,9 +71,22 @@ export async function judgeComparison(c: Comparison): Promise<Verdict> {
     sideOf(after, c.current.source),
     changes,
     c.failOn,
-    [...comparisonNotices(before, after), ...ignored.notices],
+    [...importedNotices(c), ...comparisonNotices(before, after), ...ignored.notices],
   );
   return finishVerdict(scope && c.policy.usage ? withScope(report, scope, c.policy.usage) : report, c.policy);
+}
+
+/** Once per report: what a side converted from a peer tool's file could not hold. */
+function importedNotices(c: Comparison): string[] {
+  const notices: string[] = [];
+  const { baseline, current } = c;
+  if (baseline.contract.capture.importedFrom) {
+    notices.push(importedNotice("baseline", baseline.source, baseline.contract.capture.importedFrom));
+  }
+  if (current.contract.capture.importedFrom) {
+    notices.push(importedNotice("current side", current.source, current.contract.capture.importedFrom));
+  }
+  return notices;
 }
 
 export interface LintRun {
@@ -92,12 +106,13 @@ export function judgeLint(run: LintRun): { report: LintReport; exitCode: 0 | 1 }
   const found = lintContract(run.contract, options, run.disabled);
   const findings = fingerprintFindings(applyLintOverrides(found, run.policy));
   const ignored = applyIgnores(findings, run.policy, run.today, "lint");
+  const imported = run.contract.capture.importedFrom;
   const report = buildLintReport(
     sideOf(run.contract, run.source),
     ignored.changes,
     { ...toolListSize(run.contract), budget: run.tokenBudget },
     run.failOn,
-    ignored.notices,
+    [...(imported ? [importedNotice("linted file", run.source, imported, true)] : []), ...ignored.notices],
   );
   return { report, exitCode: report.result === "fail" ? 1 : 0 };
 }

@@ -26,6 +26,7 @@
 import { isAbsolute, relative, resolve, sep } from "node:path";
 import { pathToFileURL } from "node:url";
 import { isJsonObject, type Json } from "../contract/model.ts";
+import { peerLayout } from "../contract/peers/layout.ts";
 import { pointerSegments } from "../contract/pointer.ts";
 import { LIST_OF } from "../contract/surface.ts";
 import type { Change } from "../diff/model.ts";
@@ -104,6 +105,8 @@ interface Side {
   file?: ReportFile;
   locator?: JsonLocator;
   document?: Json;
+  /** A peer tool's file (mcp-covenant, mcp-query): our path segments as the file's. */
+  fileSegments?: (segments: readonly string[]) => string[];
   /** Whether changes may be placed in this file. */
   annotatable: boolean;
 }
@@ -141,7 +144,7 @@ export class ChangeLocator {
         file !== undefined &&
         file.revision === undefined &&
         (anywhere || !this.strict || isInside(file.path, this.base, this.cwd)),
-      ...(file && { file, locator: new JsonLocator(file.text), document: parseOrUndefined(file.text) }),
+      ...(file && { file, locator: new JsonLocator(file.text), ...documentOf(file.text) }),
     });
     this.oldSide = side("baseline", context.baseline, false);
     this.newSide = side("current", context.current ?? context.worktree, true);
@@ -214,7 +217,7 @@ export class ChangeLocator {
 
   private at(side: Side, segments: string[], complete: boolean): ChangeLocation | undefined {
     if (!side.annotatable || !side.file || !side.locator) return undefined;
-    const found = side.locator.locate(segments);
+    const found = side.locator.locate(side.fileSegments ? side.fileSegments(segments) : segments);
     if (!found) return undefined;
     const start = found.key ?? found.start;
     const absolute = resolve(this.cwd, side.file.path);
@@ -237,6 +240,13 @@ export class ChangeLocator {
       exact: complete && found.exact,
     };
   }
+}
+
+/** The file's document, seen in our layout when it is a peer tool's file. */
+function documentOf(text: string): Pick<Side, "document" | "fileSegments"> {
+  const document = parseOrUndefined(text);
+  const peer = peerLayout(document);
+  return peer ? { document: peer.document, fileSegments: peer.fileSegments } : { document };
 }
 
 export function parseOrUndefined(text: string): Json | undefined {
