@@ -29,8 +29,18 @@ export async function captureTarget(
   ui: Ui,
   options: CaptureOptions = {},
 ): Promise<CaptureResult> {
-  const { target, clientCapabilities, timeoutMs, maxResponseBytes, era } = resolved;
+  const { clientCapabilities, timeoutMs, maxResponseBytes, era } = resolved;
+  // An HTTP target given no Authorization uses a stored `mcp-contract auth` sign-in (refreshed if expired).
+  const auth = resolved.target.kind === "http" ? await import("../auth/cached.ts") : undefined;
+  const signIn = auth ? await auth.withStoredToken(resolved.target) : undefined;
+  const target = signIn?.target ?? resolved.target;
+  /** A 401 names the authorization server and `mcp-contract auth` (src/auth/cached.ts). */
+  const explained = async (error: unknown): Promise<never> => {
+    throw auth ? await auth.explainCaptureFailure(error, resolved.target, signIn?.used) : error;
+  };
   ui.addSecrets(targetSecrets(target));
+  if (signIn?.used) ui.debug(`using the stored OAuth sign-in to ${signIn.used.issuer} (mcp-contract auth --status)`);
+  for (const note of resolved.notes ?? []) ui.debug(note);
   const started = performance.now();
   const where = describeTarget(target);
   ui.debug(`connecting to ${where}`);
@@ -62,12 +72,16 @@ export async function captureTarget(
       onKillSwitch: (kill) => {
         killNow = kill;
       },
-    });
+    }).catch(explained);
     killNow = open.killNow;
     try {
-      const captured = await captureSurface(open.session, clientCapabilities, { ...options, era });
+      const captured = await captureSurface(open.session, clientCapabilities, { ...options, era }).catch(explained);
       const { value: contract, found } = maskHeldSecrets(captured);
       if (found.length) ui.warn(echoedSecretWarning(found));
+      // The names, never the values, of what the capture was given: a surface can depend on them.
+      if (resolved.given?.env.length) contract.capture.env = resolved.given.env;
+      if (resolved.given?.headers.length) contract.capture.headers = resolved.given.headers;
+      if (signIn?.used?.scopes.length) contract.capture.scopes = signIn.used.scopes;
       return { contract, transport: open.transport, elapsedMs: performance.now() - started };
     } finally {
       ui.progress(`closing ${where}`);

@@ -1,4 +1,5 @@
 /** `mcp-contract check`: compare a live server (or a second lockfile) with the baseline lockfile. */
+import { join } from "node:path";
 import { Command, Option } from "@commander-js/extra-typings";
 import { describeTarget } from "../connect/target.ts";
 import type { Contract } from "../contract/model.ts";
@@ -8,7 +9,9 @@ import { FAIL_ON, type FailOn } from "../report/model.ts";
 import { readBaselineAtRef } from "./git-baseline.ts";
 import { type GlobalOptions, makeUi } from "./globals.ts";
 import { readLockfile } from "./lockfile.ts";
+import { DEFAULT_CONTRACTS_DIR } from "./mcp-config.ts";
 import { assertWritable } from "./output-file.ts";
+import { addPeerAliases } from "./peer-aliases.ts";
 import { type PolicyOptionValues, policyOptions, preparePolicy, resolveFailOn } from "./policy-options.ts";
 import { readUserFile } from "./read-user-file.ts";
 import { formatOptions, planOutputs, type ReportFile, readBaselineOrNone, reportComparison } from "./report-output.ts";
@@ -19,6 +22,7 @@ export function checkCommand() {
   const [witness, format, output] = formatOptions();
   const command = addTargetOptions(
     new Command("check")
+      .alias("verify")
       .summary("fail when a live server (or a second lockfile) breaks the committed contract")
       .description(
         "Compare a live server's surface, or a second lockfile given with --against, with the baseline lockfile, judge every change by direction (what callers send must not narrow; what they receive must not widen), and exit 1 when a change reaches --fail-on.",
@@ -32,6 +36,12 @@ export function checkCommand() {
         ),
       )
       .addOption(new Option("--against <file>", "compare with this lockfile instead of a live server"))
+      .addOption(
+        new Option("--all", "check every server of the MCP client config against its lockfile in --dir, in one report"),
+      )
+      .addOption(
+        new Option("--dir <dir>", `with --all: the directory of the lockfiles (default ${DEFAULT_CONTRACTS_DIR})`),
+      )
       .addOption(
         new Option("--fail-on <level>", "fail at this severity or above")
           .choices(FAIL_ON)
@@ -56,6 +66,7 @@ export function checkCommand() {
       .argParser((value: string, previous: string[] = []) => [...previous, value])
       .helpGroup("Policy:"),
   );
+  addPeerAliases(command, { target: true, baseline: { defaultFile: DEFAULT_LOCKFILE } });
   command.addHelpText(
     "after",
     `
@@ -68,6 +79,7 @@ Examples:
   $ mcp-contract check --update -- node dist/server.js     # accept the changes into the baseline
   $ mcp-contract check --baseline-ref origin/main -- node dist/server.js
   $ mcp-contract check --used-by ../my-client/src --enforce-semver -- node dist/server.js
+  $ mcp-contract check --all --dir mcp-contracts     # every configured server, one section each
 
 Exit codes: 0 nothing at or over --fail-on (or --allow-breaking), 1 it was reached or --enforce-semver failed,
 2 bad flags, lockfile or policy file, 3 server failure.`,
@@ -85,10 +97,33 @@ Exit codes: 0 nothing at or over --fail-on (or --allow-breaking), 1 it was reach
         update?: boolean;
         witness: boolean;
         calls?: string[];
+        all?: boolean;
+        dir?: string;
       };
     const globals = cmd.optsWithGlobals() as GlobalOptions;
     const ui = makeUi(globals);
     const plans = planOutputs(options.format, options.output, globals);
+    if (options.all || options.dir !== undefined) {
+      if (!options.all) throw new UsageError("--dir applies with --all only; for one server, use --baseline FILE.");
+      const source = (name: string) => cmd.getOptionValueSource(name as never);
+      const { checkAll } = await import("./all-servers.ts");
+      const { assertAllFormats } = await import("./config-all-report.ts");
+      assertAllFormats(plans);
+      const dir = options.dir ?? DEFAULT_CONTRACTS_DIR;
+      // The policy file sits beside the lockfiles (DIR/mcp-contract.config.json), else in the current directory.
+      const policy = preparePolicy(options, { beside: join(dir, DEFAULT_LOCKFILE), lockfiles: [] }, ui);
+      const failOn = resolveFailOn(options.failOn, source("failOn") === "cli", policy.policy, "check");
+      const code = await checkAll(commandArgs, options, source, ui, {
+        dir,
+        failOn,
+        witness: options.witness,
+        policy,
+        plans,
+        color: globals.color ?? "auto",
+      });
+      if (code !== 0) process.exitCode = code;
+      return;
+    }
     if (options.update && options.baselineRef !== undefined) {
       throw new UsageError(
         `--update rewrites the baseline file, and --baseline-ref ${options.baselineRef} reads it from git history, which cannot be rewritten. Drop --baseline-ref to update ${options.baseline}.`,

@@ -11,20 +11,19 @@
  * stdio server's command after `--`). The knowledge sits here, once: subcommands, flags,
  * the values commander declares as choices (--fail-on, --transport, --era, ...), report
  * formats, rule ids (`rules ID`, `--disable`), client capabilities, and the --server names
- * of the MCP client config that the command would read (--config, or .mcp.json).
+ * of the MCP client configs that the command would read (--config, else the lookup's files).
  *
  * (@bomb.sh/tab does the same job, but its bash script needs the bash-completion package,
  * fails when sourced twice, `eval`s the typed words, and always turns file completion off,
  * so `diff <TAB>` could not complete the lockfiles.)
  */
-import { readFileSync } from "node:fs";
 import { Argument, Command, type Option } from "@commander-js/extra-typings";
 import { isSecretParameter, redactUrls } from "../connect/target.ts";
-import { CLIENT_CAPABILITIES, isJsonObject } from "../contract/model.ts";
+import { CLIENT_CAPABILITIES } from "../contract/model.ts";
 import { FORMATS } from "../report/context.ts";
 import { LINT_RULES, RULES } from "../rules/registry.ts";
 import { writeStdout } from "./globals.ts";
-import { DEFAULT_MCP_CONFIG } from "./mcp-config.ts";
+import { configuredEntries } from "./mcp-config.ts";
 
 export const SHELLS = ["bash", "zsh", "fish", "powershell"] as const;
 export type Shell = (typeof SHELLS)[number];
@@ -129,14 +128,13 @@ function masked(words: readonly string[]): string {
   );
 }
 
-/** The --server names an MCP client config defines (mcpServers, or VS Code's servers). */
-export function configuredServerNames(path: string): Candidate[] {
+/**
+ * The --server names the MCP client configs define (mcpServers, or VS Code's servers): those of
+ * --config FILE, else of the files the lookup finds (.mcp.json, .vscode/mcp.json, .cursor/mcp.json).
+ */
+export function configuredServerNames(path: string | undefined): Candidate[] {
   try {
-    const data: unknown = JSON.parse(readFileSync(path, "utf8"));
-    const servers = isJsonObject(data) ? (data.mcpServers ?? data.servers) : undefined;
-    if (!isJsonObject(servers)) return [];
-    return Object.entries(servers).map(([value, entry]) => {
-      const e = isJsonObject(entry) ? entry : {};
+    return configuredEntries(path).map(([value, e]) => {
       const args = Array.isArray(e.args) ? e.args.filter((a): a is string => typeof a === "string") : [];
       const how =
         typeof e.url === "string" ? masked([e.url]) : typeof e.command === "string" ? masked([e.command, ...args]) : "";
@@ -237,7 +235,7 @@ function valuesOf(flag: Flag, state: LineState): Completion {
   const choices = option?.argChoices;
   if (choices?.length) return { candidates: choices.map((value) => ({ value })), mode: "plain" };
   if (long === "--server") {
-    return { candidates: configuredServerNames(state.values.get("--config") ?? DEFAULT_MCP_CONFIG), mode: "plain" };
+    return { candidates: configuredServerNames(state.values.get("--config")), mode: "plain" };
   }
   const list = LISTS[long];
   if (list) return { candidates: list(), mode: "plain" };

@@ -12,6 +12,7 @@ import { LINT_FAIL_ON, type LintFailOn } from "../report/model.ts";
 import { catalogOf, suggestRuleIds } from "../rules/registry.ts";
 import { type GlobalOptions, makeUi } from "./globals.ts";
 import { readLockfile } from "./lockfile.ts";
+import { addPeerAliases } from "./peer-aliases.ts";
 import { locatePolicy, policyFileOptions, readPolicyFile } from "./policy-options.ts";
 import { formatOptions, planOutputs, type ReportFile, writeReports } from "./report-output.ts";
 import { DEFAULT_LOCKFILE } from "./snapshot.ts";
@@ -76,6 +77,7 @@ export function lintCommand() {
       .addOption(output),
   );
   for (const option of policyFileOptions("the linted lockfile")) command.addOption(option);
+  addPeerAliases(command, { target: true });
   command.addHelpText(
     "after",
     `

@@ -29,6 +29,7 @@ import { gitTopLevel } from "./git-baseline.ts";
 import { writeStdout } from "./globals.ts";
 import { type LockfileRead, readLockfile } from "./lockfile.ts";
 import { assertWritable, readRegularFile, writeFileAtomic } from "./output-file.ts";
+import { isTerminal, writeErr } from "./std-streams.ts";
 import { type Ui, useColor } from "./ui.ts";
 
 export type { ReportContext, ReportFile } from "../report/context.ts";
@@ -82,7 +83,9 @@ export function formatFromExtension(file: string): Format | undefined {
 
 function parseFormat(spec: string): { format: Format; file?: string } {
   const eq = spec.indexOf("=");
-  const name = (eq < 0 ? spec : spec.slice(0, eq)).trim();
+  const given = (eq < 0 ? spec : spec.slice(0, eq)).trim();
+  // mcp-covenant calls the text report "human" (src/cli/peer-aliases.ts).
+  const name = given === "human" ? "text" : given;
   if (!(FORMATS as readonly string[]).includes(name)) {
     throw new UsageError(`unknown --format ${JSON.stringify(name)}; choose from ${FORMATS.join(", ")}.`);
   }
@@ -200,7 +203,7 @@ export function repositoryRoot(cwd: string, env: Record<string, string | undefin
 }
 
 /** The context with real, absolute paths and the repository root, for the formats that point into files. */
-function locatedContext(context: ReportContext, plans: readonly OutputPlan[]): ReportContext {
+export function locatedContext(context: ReportContext, plans: readonly OutputPlan[]): ReportContext {
   if (!plans.some((p) => p.format === "sarif" || p.format === "github")) return context;
   const cwd = realPath(context.cwd ?? process.cwd());
   const root = context.root ?? repositoryRoot(cwd);
@@ -231,7 +234,7 @@ export async function writeReports(
 ): Promise<void> {
   const located = locatedContext(context, plans);
   for (const plan of plans) {
-    const color = !plan.file && plan.format === "text" && useColor(colorMode, process.stdout);
+    const color = !plan.file && plan.format === "text" && useColor(colorMode, { isTTY: isTerminal(1) });
     const text = renderReport(report, plan.format, located, color);
     if (plan.file) writeFileAtomic(plan.file, text);
     else await writeStdout(text);
@@ -340,7 +343,7 @@ function appendStepSummary(file: string, markdown: string): void {
     appendFileSync(file, `${markdown}\n`);
   } catch (error) {
     // The reports are written; a job summary that cannot be written must not change the verdict.
-    process.stderr.write(
+    writeErr(
       `warning: cannot append the report to the job summary ${file} (GITHUB_STEP_SUMMARY): ${(error as Error).message}\n`,
     );
   }

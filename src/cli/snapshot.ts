@@ -1,8 +1,11 @@
 /** `mcp-contract snapshot`: capture a live server's surface into a lockfile. */
 import { Command, Option } from "@commander-js/extra-typings";
 import { serializeContract } from "../contract/canonical.ts";
+import { UsageError } from "../errors.ts";
 import { type GlobalOptions, makeUi, writeStdout } from "./globals.ts";
+import { DEFAULT_CONTRACTS_DIR } from "./mcp-config.ts";
 import { assertWritable, readRegularFile, writeFileAtomic } from "./output-file.ts";
+import { addPeerAliases } from "./peer-aliases.ts";
 import { serverLabel, surfaceCounts } from "./summary.ts";
 import { addTargetOptions, resolveTarget, type TargetOptionValues } from "./target-options.ts";
 
@@ -18,6 +21,15 @@ export function snapshotCommand() {
       .argument("[command...]", "the stdio server to start, after `--`; its own flags pass through untouched")
       .addOption(
         new Option("-o, --output <file>", "where to write the lockfile; - for stdout").default(DEFAULT_LOCKFILE),
+      )
+      .addOption(
+        new Option(
+          "--all",
+          "capture every server of the MCP client config, one lockfile each (DIR/<name>.contract.json)",
+        ),
+      )
+      .addOption(
+        new Option("--dir <dir>", `with --all: the directory of the lockfiles (default ${DEFAULT_CONTRACTS_DIR})`),
       ),
   ).addHelpText(
     "after",
@@ -27,14 +39,30 @@ Examples:
   $ mcp-contract snapshot -o contracts/weather.json -- npx -y @acme/weather-mcp --region eu
   $ mcp-contract snapshot --url http://127.0.0.1:3000/mcp --bearer "$TOKEN"
   $ mcp-contract snapshot --server github --config .mcp.json
+  $ mcp-contract snapshot --all --dir mcp-contracts             # every configured server
   $ mcp-contract snapshot --era legacy -- python server.py     # no server/discover probe
   $ mcp-contract snapshot -o - -- python server.py | jq '.tools[].name'`,
   );
 
+  addPeerAliases(command, { target: true, out: true });
   return command.action(async (commandArgs, rawOptions, cmd) => {
-    const options = rawOptions as unknown as TargetOptionValues & { output: string };
+    const options = rawOptions as unknown as TargetOptionValues & { output: string; all?: boolean; dir?: string };
     const globals = cmd.optsWithGlobals() as GlobalOptions;
     const ui = makeUi(globals);
+    if (options.all || options.dir !== undefined) {
+      if (!options.all)
+        throw new UsageError("--dir applies with --all only; for one server, name its lockfile with -o FILE.");
+      const { snapshotAll } = await import("./all-servers.ts");
+      const source = (name: string) => cmd.getOptionValueSource(name as never);
+      const code = await snapshotAll(
+        commandArgs,
+        { ...options, dir: options.dir ?? DEFAULT_CONTRACTS_DIR },
+        source,
+        ui,
+      );
+      if (code !== 0) process.exitCode = code;
+      return;
+    }
     const toStdout = options.output === "-";
     if (!toStdout) assertWritable(options.output);
     const resolved = resolveTarget(commandArgs, options, (name) => cmd.getOptionValueSource(name as never));

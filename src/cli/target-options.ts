@@ -7,7 +7,7 @@ import { ERA_SETTINGS, type EraSetting } from "../connect/era.ts";
 import { parseClientCapabilities, parseTarget, type Target } from "../connect/target.ts";
 import type { ClientCapability } from "../contract/model.ts";
 import { UsageError } from "../errors.ts";
-import { DEFAULT_MCP_CONFIG, resolveConfiguredServer } from "./mcp-config.ts";
+import { type ConfiguredServer, lookupServer } from "./mcp-config.ts";
 
 const collect = (value: string, previous: string[] = []) => [...previous, value];
 
@@ -60,9 +60,10 @@ export function addTargetOptions<C extends Command<[string[]], Record<string, un
     )
     .addOption(new Option("--server <name>", "take the server from an MCP client config file").helpGroup("Target:"))
     .addOption(
-      new Option("--config <file>", `MCP client config file for --server`)
-        .default(DEFAULT_MCP_CONFIG)
-        .helpGroup("Target:"),
+      new Option(
+        "--config <file>",
+        "MCP client config file for --server and --all (default: the nearest .mcp.json, .vscode/mcp.json, .cursor/mcp.json)",
+      ).helpGroup("Target:"),
     )
     .addOption(
       new Option("--env <KEY=VALUE>", "extra environment variable for a stdio server (repeatable)")
@@ -106,7 +107,7 @@ export interface TargetOptionValues {
   bearer?: string;
   transport: "auto" | "http" | "sse";
   server?: string;
-  config: string;
+  config?: string;
   env?: string[];
   cwd?: string;
   timeout: number;
@@ -124,21 +125,54 @@ export interface ResolvedTarget {
   maxResponseBytes: number;
   /** The protocol era to speak; auto unless --era (or a baseline) says otherwise. */
   era: EraSetting;
+  /** The names (never the values) of the environment variables and headers the capture was given. */
+  given: { env: string[]; headers: string[] };
+  /** Where the server's settings came from (--server), for --verbose. */
+  notes: string[];
+}
+
+/** A server taken from a client config (--server, or one of --all's). */
+export interface ConfiguredTarget {
+  server: ConfiguredServer;
+  notes: string[];
+}
+
+/** The names before "=" (env) or ":" (headers), each once, sorted; header names compared case-insensitively. */
+function givenNames(pairs: readonly string[], sep: string, fold: boolean): string[] {
+  const names = new Map<string, string>();
+  for (const pair of pairs) {
+    const name = pair.slice(0, Math.max(0, pair.indexOf(sep))).trim();
+    if (name !== "" && !names.has(fold ? name.toLowerCase() : name)) names.set(fold ? name.toLowerCase() : name, name);
+  }
+  return [...names.values()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+}
+
+/** --server NAME: look it up, and say in --verbose which file it came from. */
+function configuredTarget(name: string, config: string | undefined): ConfiguredTarget {
+  const found = lookupServer(name, { config });
+  const notes = [`--server ${name}: from ${found.file.shown}`];
+  for (const other of found.shadowed)
+    notes.push(`--server ${name}: also defined in ${other.shown}, not used (the first file wins)`);
+  return { server: found.server, notes };
 }
 
 export function resolveTarget(
   commandArgs: string[],
   opts: TargetOptionValues,
   optionSource: (name: string) => string | undefined,
+  fromConfig?: ConfiguredTarget,
 ): ResolvedTarget {
   // A bearer from the environment is for HTTP targets; it must not break a stdio one.
   const bearerFromEnv = optionSource("bearer") === "env";
   let flags = { ...opts, bearer: opts.bearer };
   let command = commandArgs;
-  if (opts.server) {
+  let notes: string[] = [];
+  if (opts.server || fromConfig) {
     if (command.length || opts.url)
       throw new UsageError("give --server NAME alone, without a command after `--` or --url.");
-    const configured = resolveConfiguredServer(opts.server, opts.config);
+    const found = fromConfig ?? configuredTarget(opts.server as string, opts.config);
+    const configured = found.server;
+    notes = found.notes;
     command = configured.command ?? [];
     flags = {
       ...flags,
@@ -150,8 +184,15 @@ export function resolveTarget(
     };
   }
   if (command.length && bearerFromEnv) flags.bearer = undefined;
+  const target = parseTarget(command, flags);
+  const headerNames = [...(flags.header ?? []), ...(flags.bearer ? ["Authorization: "] : [])];
   return {
-    target: parseTarget(command, flags),
+    target,
+    given:
+      target.kind === "stdio"
+        ? { env: givenNames(flags.env ?? [], "=", false), headers: [] }
+        : { env: [], headers: givenNames(headerNames, ":", true) },
+    notes,
     clientCapabilities: parseClientCapabilities(opts.clientCapabilities),
     timeoutMs: Math.round(opts.timeout * 1000),
     maxResponseBytes: Math.round((opts.maxResponseSize ?? DEFAULT_MAX_RESPONSE_MIB) * 1024 * 1024),

@@ -7,6 +7,7 @@
 import { Buffer } from "node:buffer";
 import { redactUrls } from "../connect/target.ts";
 import { escapeControls } from "../report/shared.ts";
+import { isTerminal, stdStream, writeErr } from "./std-streams.ts";
 
 export type ColorMode = "auto" | "always" | "never";
 
@@ -16,7 +17,7 @@ export interface UiOptions {
   color?: ColorMode;
 }
 
-export function useColor(mode: ColorMode = "auto", stream: { isTTY?: boolean } = process.stderr): boolean {
+export function useColor(mode: ColorMode = "auto", stream: { isTTY?: boolean } = { isTTY: isTerminal(2) }): boolean {
   if (mode === "always") return true;
   if (mode === "never") return false;
   if (process.env.NO_COLOR) return false;
@@ -209,7 +210,7 @@ export class Ui {
 
   private write(text: string): void {
     this.clearProgress();
-    process.stderr.write(`${this.redact(text)}\n`);
+    writeErr(`${this.redact(text)}\n`);
     this.drawProgress();
   }
 
@@ -234,7 +235,7 @@ export class Ui {
 
   /** Show a progress line on a terminal once work takes longer than a moment. */
   progress(text: string): void {
-    if (this.quiet || !process.stderr.isTTY) return;
+    if (this.quiet || !isTerminal(2)) return;
     this.progressText = text;
     if (!this.progressTimer) {
       this.progressStart = Date.now();
@@ -248,12 +249,12 @@ export class Ui {
     if (Date.now() - this.progressStart < PROGRESS_DELAY_MS) return;
     this.frame = (this.frame + 1) % SPINNER.length;
     const line = `${this.paint("36", SPINNER[this.frame] ?? "")} ${this.redact(this.progressText)}`;
-    process.stderr.write(`\r\u001b[2K${line.slice(0, (process.stderr.columns || 80) - 1)}`);
+    writeErr(`\r\u001b[2K${line.slice(0, (stdStream(2).columns || 80) - 1)}`);
     this.progressShown = true;
   }
 
   private clearProgress(): void {
-    if (this.progressShown) process.stderr.write("\r\u001b[2K");
+    if (this.progressShown) writeErr("\r\u001b[2K");
     this.progressShown = false;
   }
 

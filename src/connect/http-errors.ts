@@ -32,18 +32,21 @@ export function explainHttpFailure(failure: HttpFailure): ServerError {
     const said = quotedBody(text);
     const answered = `${url} answered HTTP ${status}${reason(status)} to ${phase} (after ${opening} had succeeded)${said}`;
     if (status === 401) {
-      return new ServerError(
+      // `status` lets the capture name the OAuth authorization server (src/auth/cached.ts).
+      const unauthorized = new ServerError(
         hasAuth
           ? `${answered}: it rejected the credentials for this request. Check that the token passed with --bearer (or MCP_CONTRACT_BEARER) or --header is valid, not expired, and allowed to call ${phase}.`
           : `${answered}: it wants credentials for this request. Pass a token with --bearer TOKEN (or the MCP_CONTRACT_BEARER environment variable), or another header with --header "Name: value".`,
         cause,
       );
+      return Object.assign(unauthorized, { status: 401 });
     }
     if (status === 403) {
-      return new ServerError(
+      const forbidden = new ServerError(
         `${answered}: the credentials do not allow ${phase}. Use a token with the scopes or permissions to list the server's surface.`,
         cause,
       );
+      return Object.assign(forbidden, { status: 403 });
     }
     if (status === 404) {
       return new ServerError(

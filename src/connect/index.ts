@@ -430,20 +430,23 @@ function explainHttpError(
   const url = target.url.href;
   const status = httpStatus(error);
   if (status === 401) {
-    return new ServerError(
+    // `status` lets the capture name the OAuth authorization server (src/auth/cached.ts).
+    const unauthorized = new ServerError(
       hasAuth(target)
         ? `${url} answered HTTP 401 Unauthorized: it rejected the credentials given. Check that the token passed with --bearer (or MCP_CONTRACT_BEARER) or --header is valid and not expired.`
         : `${url} answered HTTP 401 Unauthorized: the server needs credentials. Pass a token with --bearer TOKEN (or the MCP_CONTRACT_BEARER environment variable), or another header with --header "Name: value".`,
       { cause: error },
     );
+    return Object.assign(unauthorized, { status: 401 });
   }
   if (status === 403) {
-    return new ServerError(
+    const forbidden = new ServerError(
       hasAuth(target)
         ? `${url} answered HTTP 403 Forbidden: the credentials were accepted but do not allow this. Use a token with the needed scopes or permissions.`
         : `${url} answered HTTP 403 Forbidden. If the server needs credentials, pass them with --bearer TOKEN or --header "Name: value".`,
       { cause: error },
     );
+    return Object.assign(forbidden, { status: 403 });
   }
   if (status === 404) {
     return new ServerError(

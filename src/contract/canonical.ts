@@ -16,7 +16,7 @@ const TOP_LEVEL_ORDER = [
   "resourceTemplates",
   "prompts",
 ];
-const CAPTURE_ORDER = ["clientCapabilities", "era", "supportedVersions"];
+const CAPTURE_ORDER = ["clientCapabilities", "era", "supportedVersions", "env", "headers", "scopes"];
 /** The item's identity, then the human-facing fields, first in every item; the rest alphabetically. */
 const ITEM_ORDER = ["name", "uri", "uriTemplate", "title", "description", "mimeType"];
 const SCHEMA_KEYS = new Set(["inputSchema", "outputSchema"]);
@@ -86,7 +86,15 @@ export function canonicalContract(contract: Contract): Contract {
     } else if (key === "capture") {
       // clientCapabilities is a set; supportedVersions keeps the server's order of preference.
       const capture = contract.capture as unknown as JsonObject;
-      const sorted = { ...capture, clientCapabilities: [...contract.capture.clientCapabilities].sort(compareStrings) };
+      const sorted: JsonObject = {
+        ...capture,
+        clientCapabilities: [...contract.capture.clientCapabilities].sort(compareStrings),
+      };
+      // The names of the environment variables and headers given are sets too.
+      for (const key of ["env", "headers", "scopes"] as const) {
+        const names = contract.capture[key];
+        if (names) sorted[key] = [...names].sort(compareStrings);
+      }
       out[key] = canonicalValue(sorted, false, CAPTURE_ORDER);
     } else {
       out[key] = canonicalValue(value, false);

@@ -69,6 +69,32 @@ export interface CaptureFacts {
   era?: Era;
   /** server/discover's supportedVersions, as the server listed them (modern captures only). */
   supportedVersions?: string[];
+  /**
+   * The names, never the values, of the environment variables given to a stdio server (--env,
+   * a client config's env and envFile) and of the headers sent to an HTTP one (--header, a
+   * config's headers, Authorization for --bearer): a surface can depend on them. Sorted.
+   */
+  env?: string[];
+  headers?: string[];
+  /** The OAuth scopes of the stored sign-in a capture used (`mcp-contract auth`), never the token. Sorted; absent without OAuth. */
+  scopes?: string[];
+  /** Converted from another tool's file (src/contract/peers/): what its format could not hold. */
+  importedFrom?: ImportedFrom;
+}
+
+/**
+ * What a surface converted from a peer tool's file does not know. Such a field is unknown,
+ * not absent: compared with a full surface, it is taken from the other side, so it shows no change.
+ */
+export interface ImportedFrom {
+  /** The peer format: "mcp-covenant" or "mcp-query". */
+  format: string;
+  /** The format version the file declared (covenant_version, or mcp-query's version). */
+  version: string;
+  /** Top-level fields the format cannot hold at all: capabilities, instructions, protocolVersion, resourceTemplates. */
+  unknown: string[];
+  /** Per part (server, tools, resources, resourceTemplates, prompts, prompts.arguments): the only fields it holds. */
+  holds: Record<string, string[]>;
 }
 
 /** The four lists, with the field that identifies an item in each. */

@@ -7,6 +7,8 @@
 import { UsageError } from "../errors.ts";
 import { locateJsonError } from "./json-position.ts";
 import { CLIENT_CAPABILITIES, type Contract, ERAS, isJsonObject, LOCKFILE_VERSION, SURFACE_LISTS } from "./model.ts";
+import { readPeerSurface } from "./peers/detect.ts";
+import { importedFromProblem } from "./peers/imported.ts";
 import { describeFound, describeProblem, findContractProblem } from "./validate.ts";
 
 const HINT = "Regenerate it with `mcp-contract snapshot`, or restore it from version control.";
@@ -28,8 +30,11 @@ export function parseContract(text: string, source: string): Contract {
   if (!isJsonObject(data)) throw problem("$", "expected an object");
   const version = data.lockfileVersion;
   if (version === undefined) {
+    // A peer tool's file (mcp-covenant, mcp-query), told apart by its shape.
+    const peer = readPeerSurface(data, source);
+    if (peer) return peer;
     throw new UsageError(
-      `${source} is not an mcp-contract lockfile: it has no "lockfileVersion" field. Create one with \`mcp-contract snapshot -o ${source} -- <server command>\`.`,
+      `${source} is not an mcp-contract lockfile: it has no "lockfileVersion" field, and it is no mcp-covenant lockfile (covenant_version) or mcp-query contract (version, tools) either. Create one with \`mcp-contract snapshot -o ${source} -- <server command>\`.`,
     );
   }
   if (typeof version !== "number" || !Number.isInteger(version) || version < 1) {
@@ -68,6 +73,21 @@ export function parseContract(text: string, source: string): Contract {
         throw problem(`$.capture.supportedVersions[${i}]`, `expected a string, found ${describeFound(version)}`);
       }
     });
+  }
+  // Names of the environment variables and headers a capture was given; absent when none were.
+  for (const key of ["env", "headers", "scopes"] as const) {
+    const names = capture[key];
+    if (names === undefined) continue;
+    if (!Array.isArray(names)) throw problem(`$.capture.${key}`, "expected an array of names");
+    names.forEach((name, i) => {
+      if (typeof name !== "string") {
+        throw problem(`$.capture.${key}[${i}]`, `expected a string, found ${describeFound(name)}`);
+      }
+    });
+  }
+  if (capture.importedFrom !== undefined) {
+    const wrong = importedFromProblem(capture.importedFrom);
+    if (wrong) throw problem(`$.capture.importedFrom${wrong.path}`, wrong.what);
   }
   for (const list of SURFACE_LISTS) {
     if (!Array.isArray(data[list.key])) throw problem(`$.${list.key}`, "expected an array");

@@ -67,6 +67,7 @@ export function renderJson(report: AnyReport): string {
           ...(report.nextVersion !== undefined && { nextVersion: report.nextVersion }),
           ...(report.scope && { scope: report.scope }),
           ...(report.accepted && { accepted: report.accepted }),
+          ...(report.environment && !report.accepted && { environment: report.environment }),
           changes: report.changes.map(changeJson),
         }),
     notices: report.notices,

@@ -326,6 +326,9 @@ export function renderMarkdown(report: AnyReport, options: MarkdownOptions = {})
   const out: string[] = [heading(report), "", sides, ""];
   for (const notice of report.notices) out.push(`> ⚠️ ${escapeMarkdown(notice)}`);
   if (report.notices.length > 0) out.push("");
+  if (report.command !== "lint" && report.environment && !report.accepted) {
+    out.push(`> ℹ️ ${escapeMarkdown(report.environment.message)}`, "");
+  }
   const estimate = report.command === "lint" ? [`${escapeMarkdown(toolListLine(report.toolList))}.`, ""] : [];
   if (itemsOf(report).length === 0) {
     if (report.command !== "lint") out.push("The surfaces are identical.", "");

@@ -28,6 +28,26 @@ export interface Side {
   source: string;
   server: { name?: string; version?: string };
   protocolVersion: string;
+  /** The names of the environment variables and headers the capture was given (capture.env, capture.headers), when any. */
+  given?: GivenNames;
+  /** Converted from another tool's file, which records no names: nothing is known about them. */
+  givenUnknown?: true;
+}
+
+export interface GivenNames {
+  env?: string[];
+  headers?: string[];
+}
+
+/**
+ * The two sides were captured with different sets of environment variable or header names:
+ * the surface may depend on them (a server can list more tools with credentials than without).
+ */
+export interface EnvironmentNote {
+  baseline: { env: string[]; headers: string[] };
+  current: { env: string[]; headers: string[] };
+  /** One sentence, shown beside the verdict. */
+  message: string;
 }
 
 /**
@@ -99,6 +119,8 @@ export interface Report {
   scope?: ResolvedScope;
   /** `check --update`: the changes were accepted into the baseline; the run passes. */
   accepted?: Accepted;
+  /** The sides were captured with different environment variable or header names. */
+  environment?: EnvironmentNote;
 }
 
 /** The estimated size of the tool list in a model's context (src/lint/rules-quality.ts toolListSize). */
@@ -192,11 +214,40 @@ export function isWaived(item: ReportItem, failOn: FailOn | LintFailOn): boolean
 
 export function sideOf(contract: Contract, source: string): Side {
   const { name, version } = contract.server;
+  const { env, headers } = contract.capture;
+  const given = { ...(env?.length && { env: [...env] }), ...(headers?.length && { headers: [...headers] }) };
   return {
     source,
     server: { ...(typeof name === "string" ? { name } : {}), ...(typeof version === "string" ? { version } : {}) },
     protocolVersion: contract.protocolVersion,
+    ...(Object.keys(given).length > 0 && { given }),
+    ...(contract.capture.importedFrom !== undefined && { givenUnknown: true as const }),
   };
+}
+
+/** "env GITHUB_TOKEN and header X-Api-Key", or "none". */
+function describeNames(names: { env: string[]; headers: string[] }): string {
+  const parts = [
+    ...(names.env.length ? [`env ${names.env.join(", ")}`] : []),
+    ...(names.headers.length
+      ? [`${names.headers.length === 1 ? "header" : "headers"} ${names.headers.join(", ")}`]
+      : []),
+  ];
+  return parts.length ? parts.join(" and ") : "none";
+}
+
+/** When the sides were given different names (header names compared case-insensitively), say so. */
+export function environmentNote(baseline: Side, current: Side): EnvironmentNote | undefined {
+  if (baseline.givenUnknown || current.givenUnknown) return undefined;
+  const names = (side: Side) => ({ env: side.given?.env ?? [], headers: side.given?.headers ?? [] });
+  const before = names(baseline);
+  const after = names(current);
+  const key = (n: { env: string[]; headers: string[] }) =>
+    JSON.stringify([[...n.env].sort(), n.headers.map((h) => h.toLowerCase()).sort()]);
+  if (key(before) === key(after)) return undefined;
+  const now = current.source.startsWith("live ") ? "this capture" : current.source;
+  const message = `the baseline was captured with ${describeNames(before)}; ${now} had ${describeNames(after)} — the surface may depend on them.`;
+  return { baseline: before, current: after, message };
 }
 
 /** The counts by grade (in grade order), then the total. */
@@ -222,6 +273,7 @@ export function buildReport(
 ): Report {
   const failing = changes.filter((c) => isCounted(c, failOn)).length;
   const { total, ...bySeverityCount } = summarize(SEVERITIES, changes);
+  const environment = environmentNote(baseline, current);
   return {
     command,
     baseline,
@@ -234,6 +286,7 @@ export function buildReport(
     requiredBump: bumpFor(changes),
     failing,
     result: failing > 0 ? "fail" : "pass",
+    ...(environment && { environment }),
   };
 }
 

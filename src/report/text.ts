@@ -132,15 +132,26 @@ function acceptBlock(report: AnyReport, style: TextStyle): string[] {
   ];
 }
 
+/** Beside the verdict: the sides were given different environment variable or header names (not once accepted). */
+function environmentLine(report: Report, style: TextStyle): string[] {
+  if (!report.environment || report.accepted) return [];
+  return [`${paint(style, "1;33", "note:")} ${escapeControls(report.environment.message)}`];
+}
+
 function changesBody(report: Report, style: TextStyle): string[] {
   if (report.changes.length === 0) {
     const verdict = report.failOn === "never" && !report.accepted ? [] : [verdictText(report, style)];
-    return [`${paint(style, "32", "✔")} no changes: the surfaces are identical`, ...verdict];
+    return [
+      `${paint(style, "32", "✔")} no changes: the surfaces are identical`,
+      ...verdict,
+      ...environmentLine(report, style),
+    ];
   }
   return [
     ...sections(report, style),
     `${countsLine(report)} · ${bumpLine(report)}${exemptNote(report)}`,
     verdictText(report, style),
+    ...environmentLine(report, style),
     ...acceptBlock(report, style),
   ];
 }

@@ -68,7 +68,7 @@ export interface Lockfile {
   protocolVersion: string;
   capabilities: Record<string, unknown>;
   instructions?: string;
-  capture: { clientCapabilities: string[] };
+  capture: { clientCapabilities: string[]; env?: string[]; headers?: string[] };
   tools: { name: string; [k: string]: unknown }[];
   resources: { uri: string; [k: string]: unknown }[];
   resourceTemplates: { uriTemplate: string; [k: string]: unknown }[];

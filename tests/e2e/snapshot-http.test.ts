@@ -46,7 +46,8 @@ beforeAll(async () => {
   ]);
   const stdio = await snapshotFixture(RICH, join(dir, "stdio.json"));
   if (stdio.code !== 0) throw new Error(`stdio capture failed: ${stdio.stderr}`);
-  stdioLockfile = readFileSync(join(dir, "stdio.json"), "utf8");
+  // The stdio capture records the name of the --env FIXTURE it was given; the HTTP captures were given none.
+  stdioLockfile = readFileSync(join(dir, "stdio.json"), "utf8").replace(',\n    "env": [\n      "FIXTURE"\n    ]', "");
   const record = (req: Request) => {
     seen.push({ path: new URL(req.url).pathname, headers: Object.fromEntries(req.headers) });
   };

@@ -60,7 +60,8 @@ describe("happy path over stdio", () => {
     expect(result.stderr).toContain(`(protocol ${lock.protocolVersion})`);
     expect(lock.capabilities).toEqual({ prompts: {}, resources: {}, tools: { listChanged: true } });
     expect(lock.instructions).toBe(RICH.instructions);
-    expect(lock.capture).toEqual({ clientCapabilities: [] });
+    // The name, never the value, of the --env the fixture was given.
+    expect(lock.capture).toEqual({ clientCapabilities: [], env: ["FIXTURE"] });
 
     // Items sorted by identity (code-unit order), whatever order the server sent.
     expect(lock.tools.map((t) => t.name)).toEqual(["Mid", "alpha", "zeta"]);
@@ -267,10 +268,10 @@ describe("client capabilities", () => {
     expect([plain.code, roots.code, several.code]).toEqual([0, 0, 0]);
     const plainLock = readLockfile(join(dir, "plain.json"));
     expect(plainLock.tools.map((t) => t.name)).not.toContain("roots-only");
-    expect(plainLock.capture).toEqual({ clientCapabilities: [] });
+    expect(plainLock.capture).toEqual({ clientCapabilities: [], env: ["FIXTURE"] });
     const rootsLock = readLockfile(join(dir, "roots.json"));
     expect(rootsLock.tools.map((t) => t.name)).toContain("roots-only");
-    expect(rootsLock.capture).toEqual({ clientCapabilities: ["roots"] });
+    expect(rootsLock.capture).toEqual({ clientCapabilities: ["roots"], env: ["FIXTURE"] });
     expect(readFileSync(join(dir, "roots.json"), "utf8")).toContain('"clientCapabilities": [\n      "roots"\n    ]');
     // Sorted and de-duplicated.
     expect(readLockfile(join(dir, "several.json")).capture.clientCapabilities).toEqual([

@@ -1,0 +1,156 @@
+/**
+ * What captures (snapshot, check, lint) take from the sign-in store: the token for a --url
+ * given no credentials, refreshed when expired, and, when such a server answers 401, what
+ * discovery finds, so that the error names the authorization server and the command to run.
+ * Loaded for HTTP targets only; the OAuth client itself (oauth4webapi) loads only to refresh or explain.
+ */
+import type { Target } from "../connect/target.ts";
+import { errorMessage, ServerError } from "../errors.ts";
+import { type Credential, findCredential, readCredential, withLock } from "./store.ts";
+
+export interface CachedAuthorization {
+  token: string;
+  scopes: string[];
+  issuer: string;
+}
+
+/** The stored token for this server, refreshed if it has expired; undefined when there is no sign-in. */
+export async function cachedAuthorization(url: URL): Promise<CachedAuthorization | undefined> {
+  const found = findCredential(url);
+  if (!found) return undefined;
+  let credential = found.credential;
+  if (isExpired(credential)) {
+    try {
+      // One refresh at a time per sign-in: refresh tokens rotate, so a second, parallel refresh
+      // (check --all, captures in parallel CI jobs on one machine) would spend a used one.
+      credential = await withLock(found.path, async () => {
+        const current = readCredential(found.path) ?? credential;
+        // Refreshed by whoever held the lock before us: use theirs while it is still valid at all.
+        const refreshedMeanwhile =
+          current.accessToken !== credential.accessToken &&
+          (current.expiresAt ?? Number.POSITIVE_INFINITY) > Date.now();
+        if (refreshedMeanwhile || !isExpired(current)) return current;
+        const { refreshCredential } = await import("./signin.ts");
+        return refreshCredential(current);
+      });
+    } catch (error) {
+      throw new ServerError(
+        `the stored sign-in for ${url.href} has expired and could not be refreshed: ${errorMessage(error).replace(/\.$/, "")}. Sign in again with \`mcp-contract auth --url ${url.href}\`.`,
+        { cause: error },
+      );
+    }
+  }
+  return { token: credential.accessToken, scopes: credential.scopes, issuer: credential.issuer };
+}
+
+/**
+ * Whether the access token is expired, or will be within a minute (the time a capture may take);
+ * for a token that lives less than two minutes, within half its lifetime.
+ */
+export function isExpired(credential: Credential, now = Date.now()): boolean {
+  const { expiresAt, obtainedAt } = credential;
+  if (expiresAt === undefined) return false;
+  const margin = obtainedAt !== undefined ? Math.min(60_000, Math.max(0, expiresAt - obtainedAt) / 2) : 60_000;
+  return expiresAt - margin <= now;
+}
+
+/** How long discovery may take, in all, when it only improves an error message. */
+const HINT_TIMEOUT_MS = 5_000;
+
+/**
+ * A 401 from a server: with a stored token, say it was rejected; without one, find the
+ * authorization server and say how to sign in (or, in CI, how to pass a token). When the
+ * server publishes no OAuth metadata, the original message (pass --bearer) stands.
+ */
+export async function explainUnauthorized(
+  url: URL,
+  used: CachedAuthorization | undefined,
+  original: Error,
+): Promise<Error> {
+  const signIn = `mcp-contract auth --url ${url.href}`;
+  if (used) {
+    return new ServerError(
+      `${url.href} answered HTTP 401 Unauthorized to the stored OAuth token (signed in to ${used.issuer}${used.scopes.length ? ` with scopes ${used.scopes.join(" ")}` : ""}): it was revoked, or the server wants other scopes. Sign in again with \`${signIn}\`${used.scopes.length ? " (choose scopes with --scope)" : ""}.`,
+      { cause: original },
+    );
+  }
+  let issuer: string;
+  let scope: string | undefined;
+  try {
+    const { discover } = await import("./discovery.ts");
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const late = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error("discovery took too long")), HINT_TIMEOUT_MS);
+    });
+    const found = await Promise.race([discover(url, HINT_TIMEOUT_MS), late]).finally(() => clearTimeout(timer));
+    issuer = found.issuer;
+    scope = found.probe.scope;
+  } catch {
+    return original;
+  }
+  return new ServerError(
+    `${url.href} answered HTTP 401 Unauthorized: it needs an OAuth sign-in with the authorization server ${issuer}${scope ? ` (scope ${scope})` : ""}. Sign in once with \`${signIn}\`, and snapshot, check and lint use the stored token from then on. In CI, run \`${signIn} --client-credentials\` with MCP_CONTRACT_CLIENT_ID and MCP_CONTRACT_CLIENT_SECRET set to a client registered for it, or pass a token with --bearer TOKEN (or MCP_CONTRACT_BEARER).`,
+    { cause: original },
+  );
+}
+
+/** Whether a target may take a stored token: an HTTP one given no Authorization header (--bearer, --header). */
+export function takesStoredToken(target: Target): target is Extract<Target, { kind: "http" }> {
+  return target.kind === "http" && !Object.keys(target.headers).some((name) => name.toLowerCase() === "authorization");
+}
+
+/** The target with the stored sign-in's token as its Authorization header, when there is one. */
+export async function withStoredToken(
+  target: Target,
+): Promise<{ target: Target; used: CachedAuthorization | undefined }> {
+  if (!takesStoredToken(target)) return { target, used: undefined };
+  const used = await cachedAuthorization(target.url);
+  if (!used) return { target, used };
+  return { target: { ...target, headers: { ...target.headers, Authorization: `Bearer ${used.token}` } }, used };
+}
+
+/** A capture's failure: a 401 explained with what OAuth discovery finds; anything else as it was. */
+export async function explainCaptureFailure(
+  error: unknown,
+  original: Target,
+  used: CachedAuthorization | undefined,
+): Promise<unknown> {
+  if (original.kind !== "http") return error;
+  const status = (error as { status?: unknown } | undefined)?.status;
+  if (status === 403 && used) return explainInsufficientScope(original.url, used, error as Error);
+  if (status !== 401 || !(used || takesStoredToken(original))) return error;
+  return explainUnauthorized(original.url, used, error as Error);
+}
+
+/**
+ * A 403 to the stored token: the MCP scope challenge (`insufficient_scope` with the scope the
+ * server wants in WWW-Authenticate), read by asking again with the token, becomes the --scope to sign in with.
+ */
+async function explainInsufficientScope(url: URL, used: CachedAuthorization, original: Error): Promise<Error> {
+  let wanted: string | undefined;
+  try {
+    const [{ timedFetch }, { bearerHints }] = await Promise.all([import("./http.ts"), import("./www-authenticate.ts")]);
+    const response = await timedFetch(
+      url,
+      {
+        method: "POST",
+        headers: {
+          authorization: `Bearer ${used.token}`,
+          "content-type": "application/json",
+          accept: "application/json, text/event-stream",
+        },
+        body: JSON.stringify({ jsonrpc: "2.0", id: 0, method: "ping" }),
+      },
+      HINT_TIMEOUT_MS,
+    );
+    await response.body?.cancel().catch(() => {});
+    if (response.status === 403) wanted = bearerHints(response.headers.get("www-authenticate")).scope;
+  } catch {
+    // The hint is optional; the advice below stands without it.
+  }
+  const scopes = [...new Set([...used.scopes, ...(wanted ?? "").split(/\s+/).filter(Boolean)])].join(" ");
+  return new ServerError(
+    `${url.href} answered HTTP 403 Forbidden to the stored OAuth token (signed in to ${used.issuer} with ${used.scopes.length ? `scopes ${used.scopes.join(" ")}` : "no scopes"}): ${wanted ? `it asks for scope ${wanted}` : "the token does not allow listing the server's surface"}. Sign in again with more scopes: \`mcp-contract auth --url ${url.href} --scope "${wanted ? scopes : "SCOPES"}"\`${wanted ? "" : " (`mcp-contract auth --check` lists the scopes the server supports)"}.`,
+    { cause: original },
+  );
+}

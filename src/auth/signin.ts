@@ -1,0 +1,261 @@
+/**
+ * The grants: authorization code with PKCE S256, the RFC 8707 resource and RFC 9207 iss
+ * checked (oauth4webapi's validateAuthResponse), client credentials for CI, and refresh.
+ * Each ends in a stored Credential; nothing here prints a token.
+ */
+import * as oauth from "oauth4webapi";
+import { ServerError, UsageError } from "../errors.ts";
+import { type ClientChoice, type ClientIdentity, clientAuthFor, describeOAuthError, resolveClient } from "./client.ts";
+import { type Discovery, discoverIssuer } from "./discovery.ts";
+import { requestOptions } from "./http.ts";
+import { openBrowser, readPasted, startCallback } from "./loopback.ts";
+import { type Credential, saveCredential } from "./store.ts";
+
+export interface SignInOptions extends ClientChoice {
+  scope?: string;
+  /** --port: fixed callback port; undefined picks one. */
+  port?: number;
+  open: boolean;
+  /** How long to wait for the browser, ms. */
+  waitMs: number;
+  /** A line for the user (redacted by the caller). */
+  say(text: string): void;
+  /** The authorization URL, printed as is: it holds no secret, and redaction would mangle it. */
+  showUrl(url: string): void;
+}
+
+/** The scope to ask for: --scope, else the 401's `scope`, else everything the resource lists (MCP scope selection). */
+export function chooseScope(discovery: Discovery, requested: string | undefined): string | undefined {
+  if (requested !== undefined) return requested.trim() || undefined;
+  if (discovery.probe.scope) return discovery.probe.scope;
+  return discovery.scopesSupported.length ? discovery.scopesSupported.join(" ") : undefined;
+}
+
+export async function signInInteractive(discovery: Discovery, options: SignInOptions): Promise<Credential> {
+  const { as } = discovery;
+  if (!as.authorization_endpoint) {
+    throw new ServerError(
+      `${as.issuer} has no authorization endpoint, so there is no browser sign-in; use --client-credentials with a client registered for it.`,
+    );
+  }
+  if (!as.code_challenge_methods_supported?.includes("S256")) {
+    throw new ServerError(
+      `${as.issuer} does not advertise PKCE with S256 (code_challenge_methods_supported), which MCP authorization requires; mcp-contract will not sign in without it. Ask the server's operator to enable PKCE.`,
+    );
+  }
+  const scope = chooseScope(discovery, options.scope);
+  const callback = await startCallback(options.port ?? 0, options.port !== undefined);
+  const paste = readPasted((line) =>
+    options.say(
+      `that is not the redirected address (expected ${callback.redirectUri}?code=…&state=…, or just its code=…&state=… part); got ${JSON.stringify(line.slice(0, 60))}. Paste it again:`,
+    ),
+  );
+  try {
+    // A fresh registration each sign-in: a client the server has since forgotten would strand the user in the browser.
+    const identity = await resolveClient(as, options, callback.redirectUri, scope);
+    const verifier = oauth.generateRandomCodeVerifier();
+    const state = oauth.generateRandomState();
+    const authorize = new URL(as.authorization_endpoint);
+    const params: Record<string, string> = {
+      response_type: "code",
+      client_id: identity.client.client_id,
+      redirect_uri: callback.redirectUri,
+      code_challenge: await oauth.calculatePKCECodeChallenge(verifier),
+      code_challenge_method: "S256",
+      state,
+      resource: discovery.resource,
+      ...(scope ? { scope } : {}),
+    };
+    for (const [key, value] of Object.entries(params)) authorize.searchParams.set(key, value);
+
+    const opened = options.open && (await openBrowser(authorize.href));
+    options.say(
+      opened
+        ? `opened your browser to sign in to ${as.issuer}; if it did not open, visit:`
+        : `sign in to ${as.issuer} by opening this address in a browser:`,
+    );
+    options.showUrl(authorize.href);
+    options.say(
+      `waiting for the browser at ${callback.redirectUri}. If the browser runs on another machine, forward the port (ssh -L ${callback.port}:127.0.0.1:${callback.port} HOST, with --port to fix it) or paste here the address it was redirected to:`,
+    );
+    const timeout = new Promise<never>((_, reject) => {
+      setTimeout(
+        () =>
+          reject(
+            new ServerError(
+              `no answer from the browser within ${Math.round(options.waitMs / 1000)} s. Run \`mcp-contract auth --url ${discovery.url.href}\` again and finish the sign-in in the browser, or paste the redirected address at the prompt.`,
+            ),
+          ),
+        options.waitMs,
+      ).unref();
+    });
+    const returned = await Promise.race([callback.received, paste.pasted, timeout]);
+    let parameters: URLSearchParams;
+    try {
+      parameters = oauth.validateAuthResponse(as, identity.client, returned, state);
+    } catch (error) {
+      throw new ServerError(`the sign-in did not complete: ${describeOAuthError(error)}${issHint(error)}.`, {
+        cause: error,
+      });
+    }
+    const tokens = await tokenRequest("exchanging the authorization code", () =>
+      oauth
+        .authorizationCodeGrantRequest(
+          as,
+          identity.client,
+          clientAuthFor(identity.clientAuth, identity.clientSecret),
+          parameters,
+          callback.redirectUri,
+          verifier,
+          { ...requestOptions(new URL(as.issuer)), additionalParameters: { resource: discovery.resource } },
+        )
+        .then((response) => oauth.processAuthorizationCodeResponse(as, identity.client, response)),
+    );
+    return store(discovery, identity, "authorization_code", tokens, scope, callback.redirectUri);
+  } finally {
+    paste.stop();
+    callback.close();
+  }
+}
+
+/** Non-interactive: the client credentials grant (RFC 6749 §4.4) with a client registered for CI. */
+export async function signInClientCredentials(
+  discovery: Discovery,
+  options: Pick<SignInOptions, "clientId" | "clientSecret" | "scope">,
+): Promise<Credential> {
+  if (!options.clientId || !options.clientSecret) {
+    throw new UsageError(
+      "--client-credentials needs the id and secret of a client registered for it: pass --client-id and --client-secret, or set MCP_CONTRACT_CLIENT_ID and MCP_CONTRACT_CLIENT_SECRET.",
+    );
+  }
+  const scope = chooseScope(discovery, options.scope);
+  const identity = await resolveClient(discovery.as, options, undefined, scope);
+  const tokens = await clientCredentialsGrant(discovery.as, identity, discovery.resource, scope);
+  return store(discovery, identity, "client_credentials", tokens, scope);
+}
+
+async function clientCredentialsGrant(
+  as: oauth.AuthorizationServer,
+  identity: ClientIdentity,
+  resource: string,
+  scope: string | undefined,
+): Promise<oauth.TokenEndpointResponse> {
+  return tokenRequest("the client credentials grant", () =>
+    oauth
+      .clientCredentialsGrantRequest(
+        as,
+        identity.client,
+        clientAuthFor(identity.clientAuth, identity.clientSecret),
+        { resource, ...(scope ? { scope } : {}) },
+        requestOptions(new URL(as.issuer)),
+      )
+      .then((response) => oauth.processClientCredentialsResponse(as, identity.client, response)),
+  );
+}
+
+/** A fresh access token for an expired credential: refresh token, or the client credentials grant again. */
+export async function refreshCredential(credential: Credential): Promise<Credential> {
+  const as = await discoverIssuer(credential.issuer);
+  const identity: ClientIdentity = {
+    client: { client_id: credential.clientId, token_endpoint_auth_method: credential.clientAuth },
+    ...(credential.clientSecret ? { clientSecret: credential.clientSecret } : {}),
+    clientAuth: credential.clientAuth,
+    registration: credential.registration,
+  };
+  const scope = credential.scopes.join(" ") || undefined;
+  let tokens: oauth.TokenEndpointResponse;
+  if (credential.refreshToken) {
+    const refreshToken = credential.refreshToken;
+    tokens = await tokenRequest("refreshing the access token", () =>
+      oauth
+        .refreshTokenGrantRequest(
+          as,
+          identity.client,
+          clientAuthFor(identity.clientAuth, identity.clientSecret),
+          refreshToken,
+          { ...requestOptions(new URL(as.issuer)), additionalParameters: { resource: credential.resource } },
+        )
+        .then((response) => oauth.processRefreshTokenResponse(as, identity.client, response)),
+    );
+  } else if (credential.grant === "client_credentials" && credential.clientSecret) {
+    tokens = await clientCredentialsGrant(as, identity, credential.resource, scope);
+  } else {
+    throw new ServerError(
+      `the sign-in to ${credential.issuer} for ${credential.url} has expired and came with no refresh token. Sign in again with \`mcp-contract auth --url ${credential.url}\`.`,
+    );
+  }
+  const next = toCredential(
+    { ...credential, refreshToken: tokens.refresh_token ?? credential.refreshToken },
+    tokens,
+    scope,
+  );
+  saveCredential(next);
+  return next;
+}
+
+async function tokenRequest<T>(what: string, run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (error) {
+    const invalidGrant = error instanceof oauth.ResponseBodyError && error.error === "invalid_grant";
+    throw new ServerError(
+      `${what} failed: ${describeOAuthError(error)}.${invalidGrant ? " The grant is no longer valid (revoked, expired or already used): sign in again with `mcp-contract auth --url URL`." : ""}`,
+      { cause: error },
+    );
+  }
+}
+
+function issHint(error: unknown): string {
+  const text = error instanceof Error ? error.message : "";
+  return /"iss"/.test(text)
+    ? " (RFC 9207: the response did not come from the authorization server the sign-in was sent to, a sign of a mix-up attack or a misconfigured server; nothing was stored. Check that --url is the server you meant, or tell its operator)"
+    : "";
+}
+
+function store(
+  discovery: Discovery,
+  identity: ClientIdentity,
+  grant: Credential["grant"],
+  tokens: oauth.TokenEndpointResponse,
+  scope: string | undefined,
+  redirectUri?: string,
+): Credential {
+  const base = {
+    version: 1 as const,
+    issuer: discovery.issuer,
+    resource: discovery.resource,
+    url: discovery.url.href,
+    grant,
+    registration: identity.registration,
+    clientId: identity.client.client_id,
+    ...(identity.clientSecret ? { clientSecret: identity.clientSecret } : {}),
+    clientAuth: identity.clientAuth,
+    ...(redirectUri ? { redirectUri } : {}),
+    ...(tokens.refresh_token ? { refreshToken: tokens.refresh_token } : {}),
+    createdAt: Date.now(),
+  };
+  const credential = toCredential(base, tokens, scope);
+  saveCredential(credential);
+  return credential;
+}
+
+function toCredential(
+  base: Omit<Credential, "accessToken" | "expiresAt" | "scopes"> & Partial<Credential>,
+  tokens: oauth.TokenEndpointResponse,
+  requestedScope: string | undefined,
+): Credential {
+  if (tokens.token_type.toLowerCase() !== "bearer") {
+    throw new ServerError(
+      `the authorization server issued a ${tokens.token_type} token; mcp-contract sends Bearer tokens only (DPoP and others are not supported).`,
+    );
+  }
+  const scopes = (tokens.scope ?? requestedScope ?? "").split(/\s+/).filter(Boolean);
+  const { expiresAt: _old, ...rest } = base;
+  return {
+    ...rest,
+    accessToken: tokens.access_token,
+    obtainedAt: Date.now(),
+    ...(typeof tokens.expires_in === "number" ? { expiresAt: Date.now() + tokens.expires_in * 1000 } : {}),
+    scopes: [...new Set(scopes)].sort(),
+  } as Credential;
+}

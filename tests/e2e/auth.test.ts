@@ -1,0 +1,468 @@
+/**
+ * `mcp-contract auth` against a real OAuth-protected MCP server on 127.0.0.1
+ * (tests/fixtures/oauth/server.ts): discovery, dynamic registration, PKCE, the loopback
+ * callback (the test plays the browser by following the authorize redirect), the paste
+ * fallback, token files and their modes, captures with the stored token, refresh after expiry,
+ * client credentials, status, logout, and a 401 without a token. No token ever reaches
+ * stdout, stderr or a lockfile.
+ */
+import { afterAll, describe, expect, test } from "bun:test";
+import { readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { BUN, type CliResult, cliCommand, ROOT, tempDir } from "../helpers/cli.ts";
+import { expectCleanFailure, freePort } from "./e2e-helpers.ts";
+
+const FIXTURE = join(ROOT, "tests/fixtures/oauth/server.ts");
+const CI_SECRET = "ci-secret-4b7f0e2a9c";
+
+interface OAuthFixture {
+  url: string;
+  issuer: string;
+  stats(): Promise<{
+    registrations: Record<string, unknown>[];
+    authorizations: Record<string, string>[];
+    tokenRequests: Record<string, string>[];
+    revocations: string[];
+    unauthorized: number;
+  }>;
+  stop(): Promise<void>;
+}
+
+const started: OAuthFixture[] = [];
+
+async function startFixture(config: object = {}): Promise<OAuthFixture> {
+  const proc = Bun.spawn([BUN, FIXTURE], {
+    env: { ...process.env, OAUTH_FIXTURE: JSON.stringify(config) },
+    stdout: "pipe",
+    stderr: "inherit",
+    stdin: "ignore",
+  });
+  const reader = proc.stdout.getReader();
+  let text = "";
+  while (!/listening (\S+) (\S+)\n/.test(text)) {
+    const { value, done } = await reader.read();
+    if (done) throw new Error(`oauth fixture exited: ${text}`);
+    text += new TextDecoder().decode(value);
+  }
+  reader.releaseLock();
+  const [, url, issuer] = /listening (\S+) (\S+)\n/.exec(text) as RegExpExecArray;
+  const fixture: OAuthFixture = {
+    url: url as string,
+    issuer: issuer as string,
+    stats: async () => (await fetch(`${issuer}/_stats`)).json() as never,
+    stop: async () => {
+      proc.kill("SIGTERM");
+      await proc.exited;
+    },
+  };
+  started.push(fixture);
+  return fixture;
+}
+
+afterAll(async () => {
+  await Promise.all(started.map((f) => f.stop()));
+});
+
+type Browser = "follow" | "paste" | "none";
+
+/**
+ * Run mcp-contract with stdin open; once it prints the authorize address, play the browser:
+ * `follow` fetches it and follows the redirect to the loopback callback, `paste` reads the
+ * redirect without following it and types the address on stdin, `none` does nothing.
+ */
+async function runCli(
+  args: string[],
+  env: Record<string, string>,
+  browser: Browser = "none",
+): Promise<CliResult & { authorizeUrl?: string; pageStatus?: number }> {
+  const proc = Bun.spawn([...cliCommand(), ...args], {
+    cwd: ROOT,
+    env: { ...process.env, NO_COLOR: "1", ...env },
+    stdout: "pipe",
+    stderr: "pipe",
+    stdin: "pipe",
+  });
+  const timer = setTimeout(() => proc.kill("SIGKILL"), 45_000);
+  const stdout = new Response(proc.stdout).text();
+  let stderr = "";
+  let authorizeUrl: string | undefined;
+  let pageStatus: number | undefined;
+  let played: Promise<void> = Promise.resolve();
+  const play = async (address: string) => {
+    if (browser === "follow") {
+      const page = await fetch(address);
+      pageStatus = page.status;
+      await page.text();
+    } else if (browser === "paste") {
+      const redirect = await fetch(address, { redirect: "manual" });
+      proc.stdin.write(`not a url\n${redirect.headers.get("location")}\n`);
+      proc.stdin.flush();
+    }
+  };
+  const decoder = new TextDecoder();
+  const readErr = (async () => {
+    for await (const chunk of proc.stderr) {
+      stderr += decoder.decode(chunk);
+      const found = /^ {2}(http\S+\/authorize\?\S+)$/m.exec(stderr)?.[1];
+      if (found && !authorizeUrl) {
+        authorizeUrl = found;
+        played = play(found);
+      }
+    }
+  })();
+  if (browser === "none") proc.stdin.end();
+  const code = await proc.exited;
+  await readErr;
+  await played;
+  clearTimeout(timer);
+  return { code, stdout: await stdout, stderr, authorizeUrl, pageStatus };
+}
+
+function credentialFiles(xdg: string): string[] {
+  const dir = join(xdg, "mcp-contract", "credentials");
+  return readdirSync(dir).map((name) => join(dir, name));
+}
+
+function storedTokens(xdg: string): string[] {
+  return credentialFiles(xdg).flatMap((file) => {
+    const c = JSON.parse(readFileSync(file, "utf8"));
+    return [c.accessToken, c.refreshToken, c.clientSecret].filter(Boolean);
+  });
+}
+
+function expectNoSecrets(texts: string[], secrets: string[]): void {
+  expect(secrets.length).toBeGreaterThan(0);
+  for (const secret of secrets) for (const text of texts) expect(text).not.toContain(secret);
+}
+
+describe("auth: browser sign-in", () => {
+  test("discovery, registration, PKCE, callback, stored token, snapshot, status, refresh, logout", async () => {
+    const server = await startFixture({ tokenTtl: 3600 });
+    const xdg = tempDir();
+    const env = { XDG_CONFIG_HOME: xdg };
+
+    // Before signing in: a 401 that names the authorization server and the command.
+    const denied = await runCli(["snapshot", "-o", join(xdg, "out.json"), "--url", server.url], env);
+    expectCleanFailure(denied, 3);
+    expect(denied.stderr).toContain(`authorization server ${server.issuer}`);
+    expect(denied.stderr).toContain(`mcp-contract auth --url ${server.url}`);
+    expect(denied.stderr).toContain("--bearer");
+
+    // --check walks discovery without registering.
+    const check = await runCli(["auth", "--check", "--url", server.url], env);
+    expect(check.code).toBe(0);
+    expect(check.stdout).toContain(`${server.issuer}/register`);
+    expect(check.stdout).toContain("WWW-Authenticate names its resource metadata");
+    expect(check.stdout).toContain("not signed in");
+    expect((await server.stats()).registrations).toHaveLength(0);
+
+    const signIn = await runCli(["auth", "--url", server.url, "--no-open"], env, "follow");
+    expect(signIn.stderr).toContain("signed in to");
+    expect(signIn.code).toBe(0);
+    expect(signIn.pageStatus).toBe(200);
+
+    const stats = await server.stats();
+    expect(stats.registrations).toHaveLength(1);
+    expect(stats.registrations[0]).toMatchObject({ application_type: "native", token_endpoint_auth_method: "none" });
+    const redirect = (stats.registrations[0] as { redirect_uris: string[] }).redirect_uris[0] as string;
+    expect(redirect).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/callback$/);
+    const authorize = stats.authorizations[0] as Record<string, string>;
+    expect(authorize).toMatchObject({
+      response_type: "code",
+      code_challenge_method: "S256",
+      resource: server.url,
+      scope: "notes:read",
+      redirect_uri: redirect,
+    });
+    expect(authorize.state?.length).toBeGreaterThan(20);
+    expect(authorize.code_challenge).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    const exchange = stats.tokenRequests.find((r) => r.grant_type === "authorization_code");
+    expect(exchange?.resource).toBe(server.url);
+    expect(exchange?.code_verifier?.length).toBeGreaterThanOrEqual(43);
+
+    // Token files: directory 0700, file 0600, no temporary file left.
+    const files = credentialFiles(xdg);
+    expect(files).toHaveLength(1);
+    expect(files[0]).toMatch(/\.json$/);
+    expect(statSync(join(xdg, "mcp-contract", "credentials")).mode & 0o777).toBe(0o700);
+    expect(statSync(join(xdg, "mcp-contract")).mode & 0o777).toBe(0o700);
+    expect(statSync(files[0] as string).mode & 0o777).toBe(0o600);
+    const tokens = storedTokens(xdg);
+
+    // A snapshot uses the stored token; the scopes are recorded, the token is not.
+    const out = join(xdg, "mcp.contract.json");
+    const snap = await runCli(["snapshot", "-o", out, "--url", server.url], env);
+    expect(snap.stderr).toContain("captured 1 tool");
+    expect(snap.code).toBe(0);
+    const lockfile = readFileSync(out, "utf8");
+    expect(JSON.parse(lockfile).capture).toEqual({ clientCapabilities: [], scopes: ["notes:read"] });
+
+    // check and lint against the live server use it too.
+    const checked = await runCli(["check", "--baseline", out, "--url", server.url], env);
+    expect(checked.stderr).not.toContain("401");
+    expect(checked.code).toBe(0);
+    const linted = await runCli(["lint", "--format", "json", "--url", server.url], env);
+    expect(linted.stderr).not.toContain("401");
+    expect(Array.isArray(JSON.parse(linted.stdout).findings)).toBe(true);
+
+    const status = await runCli(["auth", "--status"], env);
+    expect(status.code).toBe(0);
+    expect(status.stdout).toContain(`issuer      ${server.issuer}`);
+    expect(status.stdout).toContain(`resource    ${server.url}`);
+    expect(status.stdout).toContain("scopes      notes:read");
+    expect(status.stdout).toMatch(/expires {5}\d{4}-\d\d-\d\dT[\d:]+Z \(in (1 h|59 min)\)/);
+
+    expectNoSecrets(
+      [denied, check, signIn, snap, checked, linted, status].flatMap((r) => [r.stdout, r.stderr]).concat(lockfile),
+      tokens,
+    );
+
+    // Logout removes it; the next capture is refused again.
+    const logout = await runCli(["auth", "--logout", "--url", server.url], env);
+    expect(logout.code).toBe(0);
+    expect(logout.stderr).toContain(`removed the sign-in for ${server.url}`);
+    expect(logout.stderr).toContain("revoked at the authorization server");
+    expect(credentialFiles(xdg)).toHaveLength(0);
+    expect((await server.stats()).revocations).toEqual(["refresh_token", "access_token"]);
+    // The revoked token no longer works, even when passed by hand.
+    const [revokedToken] = tokens;
+    const byHand = await runCli(["snapshot", "-o", "-", "--url", server.url, "--bearer", revokedToken as string], env);
+    expect(byHand.code).toBe(3);
+    expect(byHand.stderr).not.toContain(revokedToken as string);
+    const again = await runCli(["snapshot", "-o", "-", "--url", server.url], env);
+    expect(again.code).toBe(3);
+    expect((await runCli(["auth", "--status"], env)).stdout).toContain("no sign-ins stored");
+  }, 90_000);
+
+  test("an expired token is refreshed on use, and the new one stored", async () => {
+    // Tokens that live 3 s, used after they expired.
+    const server = await startFixture({ tokenTtl: 3 });
+    const xdg = tempDir();
+    const env = { XDG_CONFIG_HOME: xdg };
+    const port = freePort();
+    const signIn = await runCli(
+      ["auth", "--url", server.url, "--no-open", "--scope", "notes:read notes:write", "--port", String(port)],
+      env,
+      "follow",
+    );
+    expect(signIn.code).toBe(0);
+    expect(signIn.stderr).toContain(`ssh -L ${port}:127.0.0.1:${port}`);
+    expect((await server.stats()).authorizations[0]?.redirect_uri).toBe(`http://127.0.0.1:${port}/callback`);
+    const before = JSON.parse(readFileSync(credentialFiles(xdg)[0] as string, "utf8"));
+    await Bun.sleep(3100);
+    const snap = await runCli(["snapshot", "-o", "-", "--url", server.url], env);
+    expect(snap.stderr).toContain("captured 2 tools");
+    expect(snap.code).toBe(0);
+    const lockfile = JSON.parse(snap.stdout);
+    expect(lockfile.capture.scopes).toEqual(["notes:read", "notes:write"]);
+    expect(lockfile.tools.map((t: { name: string }) => t.name)).toEqual(["read_notes", "write_note"]);
+    const refreshes = (await server.stats()).tokenRequests.filter((r) => r.grant_type === "refresh_token");
+    expect(refreshes).toHaveLength(1);
+    expect(refreshes[0]?.resource).toBe(server.url);
+    const after = JSON.parse(readFileSync(credentialFiles(xdg)[0] as string, "utf8"));
+    expect(after.accessToken).not.toBe(before.accessToken);
+    expect(after.refreshToken).not.toBe(before.refreshToken);
+    expect(statSync(credentialFiles(xdg)[0] as string).mode & 0o777).toBe(0o600);
+    expectNoSecrets(
+      [snap.stdout, snap.stderr, signIn.stderr],
+      [before.accessToken, after.accessToken, after.refreshToken],
+    );
+
+    // Captures in parallel refresh once between them: the refresh token rotates, so a second refresh would fail.
+    await Bun.sleep(3100);
+    const parallel = await Promise.all([1, 2, 3].map(() => runCli(["snapshot", "-o", "-", "--url", server.url], env)));
+    expect(parallel.map((r) => r.code)).toEqual([0, 0, 0]);
+    const refreshed = (await server.stats()).tokenRequests.filter((r) => r.grant_type === "refresh_token");
+    expect(refreshed).toHaveLength(2);
+    expect(readdirSync(join(xdg, "mcp-contract", "credentials"))).toHaveLength(1);
+  }, 60_000);
+
+  test("the paste fallback: the redirected address typed at the prompt", async () => {
+    const server = await startFixture({ metadata: "path" });
+    const xdg = tempDir();
+    const result = await runCli(["auth", "--url", server.url, "--no-open"], { XDG_CONFIG_HOME: xdg }, "paste");
+    expect(result.stderr).toContain("paste here the address");
+    expect(result.stderr).toContain("that is not the redirected address");
+    expect(result.code).toBe(0);
+    expect(result.stderr).toContain(`signed in to ${server.issuer}`);
+    expectNoSecrets([result.stdout, result.stderr], storedTokens(xdg));
+    const snap = await runCli(["snapshot", "-o", "-", "--url", server.url], { XDG_CONFIG_HOME: xdg });
+    expect(snap.code).toBe(0);
+  }, 60_000);
+
+  test("an authorization response with the wrong iss is refused (RFC 9207)", async () => {
+    const server = await startFixture({ iss: "wrong" });
+    const xdg = tempDir();
+    const result = await runCli(["auth", "--url", server.url, "--no-open"], { XDG_CONFIG_HOME: xdg }, "follow");
+    // The sign-in prompts come first; the error is one paragraph after them.
+    const error = result.stderr.slice(result.stderr.indexOf("error: "));
+    expectCleanFailure({ ...result, stderr: error }, 3);
+    expect(error).toContain("RFC 9207");
+    expect((await server.stats()).tokenRequests).toHaveLength(0);
+  }, 60_000);
+
+  test("a stored token the server rejects: exit 3, sign in again", async () => {
+    const server = await startFixture();
+    const xdg = tempDir();
+    expect((await runCli(["auth", "--url", server.url, "--no-open"], { XDG_CONFIG_HOME: xdg }, "follow")).code).toBe(0);
+    const file = credentialFiles(xdg)[0] as string;
+    const revoked = "at-revoked-0123456789abcdef";
+    writeFileSync(file, JSON.stringify({ ...JSON.parse(readFileSync(file, "utf8")), accessToken: revoked }));
+    const result = await runCli(["snapshot", "-o", "-", "--url", server.url], { XDG_CONFIG_HOME: xdg });
+    expectCleanFailure(result, 3);
+    expect(result.stderr).toContain(`stored OAuth token (signed in to ${server.issuer} with scopes notes:read)`);
+    expect(result.stderr).toContain(`Sign in again with \`mcp-contract auth --url ${server.url}\``);
+    expect(result.stderr).not.toContain(revoked);
+  }, 60_000);
+
+  test("a pre-registered confidential client: no registration, its secret never printed", async () => {
+    const secret = "desktop-secret-77c1d0";
+    const server = await startFixture({
+      clients: [{ id: "desktop", secret, redirectUris: ["http://127.0.0.1/callback"] }],
+    });
+    const xdg = tempDir();
+    const result = await runCli(
+      ["auth", "--url", server.url, "--no-open", "--client-id", "desktop", "--client-secret", secret],
+      { XDG_CONFIG_HOME: xdg },
+      "follow",
+    );
+    expect(result.code).toBe(0);
+    const stats = await server.stats();
+    expect(stats.registrations).toHaveLength(0);
+    expect(stats.authorizations[0]?.client_id).toBe("desktop");
+    const status = await runCli(["auth", "--status"], { XDG_CONFIG_HOME: xdg });
+    expect(status.stdout).toContain("desktop (pre-registered, authorization code grant)");
+    expectNoSecrets([result.stdout, result.stderr, status.stdout, status.stderr], [secret, ...storedTokens(xdg)]);
+  }, 60_000);
+
+  test("a client ID metadata document instead of registration, where the server supports them", async () => {
+    const server = await startFixture({ cimd: true });
+    const xdg = tempDir();
+    const documentUrl = `${new URL(server.url).origin}/_client.json`;
+    const result = await runCli(
+      ["auth", "--url", server.url, "--no-open", "--client-metadata-url", documentUrl],
+      { XDG_CONFIG_HOME: xdg },
+      "follow",
+    );
+    expect(result.code).toBe(0);
+    const stats = await server.stats();
+    expect(stats.registrations).toHaveLength(0);
+    expect(stats.authorizations[0]?.client_id).toBe(documentUrl);
+    expect((await runCli(["auth", "--status"], { XDG_CONFIG_HOME: xdg })).stdout).toContain(
+      `${documentUrl} (client ID metadata document, authorization code grant)`,
+    );
+  }, 60_000);
+
+  test("a 403 insufficient_scope names the scope to sign in with", async () => {
+    const server = await startFixture({ requireScope: "notes:write" });
+    const xdg = tempDir();
+    expect((await runCli(["auth", "--url", server.url, "--no-open"], { XDG_CONFIG_HOME: xdg }, "follow")).code).toBe(0);
+    const result = await runCli(["snapshot", "-o", "-", "--url", server.url], { XDG_CONFIG_HOME: xdg });
+    expectCleanFailure(result, 3);
+    expect(result.stderr).toContain("it asks for scope notes:write");
+    expect(result.stderr).toContain(`\`mcp-contract auth --url ${server.url} --scope "notes:read notes:write"\``);
+    expectNoSecrets([result.stderr], storedTokens(xdg));
+    // Signing in as told fixes it.
+    const again = await runCli(
+      ["auth", "--url", server.url, "--no-open", "--scope", "notes:read notes:write"],
+      { XDG_CONFIG_HOME: xdg },
+      "follow",
+    );
+    expect(again.code).toBe(0);
+    expect((await runCli(["snapshot", "-o", "-", "--url", server.url], { XDG_CONFIG_HOME: xdg })).code).toBe(0);
+  }, 60_000);
+
+  test("an expired token whose refresh is refused: exit 3, sign in again", async () => {
+    const server = await startFixture();
+    const xdg = tempDir();
+    expect((await runCli(["auth", "--url", server.url, "--no-open"], { XDG_CONFIG_HOME: xdg }, "follow")).code).toBe(0);
+    const file = credentialFiles(xdg)[0] as string;
+    const stale = {
+      ...JSON.parse(readFileSync(file, "utf8")),
+      expiresAt: Date.now() - 1000,
+      refreshToken: "rt-stale-0123456789",
+    };
+    writeFileSync(file, JSON.stringify(stale));
+    const result = await runCli(["snapshot", "-o", "-", "--url", server.url], { XDG_CONFIG_HOME: xdg });
+    expectCleanFailure(result, 3);
+    expect(result.stderr).toContain("has expired and could not be refreshed");
+    expect(result.stderr).toContain("invalid_grant");
+    expect(result.stderr).toContain(`Sign in again with \`mcp-contract auth --url ${server.url}\``);
+    expectNoSecrets([result.stderr], [stale.accessToken, stale.refreshToken]);
+  }, 60_000);
+
+  test("a 2025-03-26 server without resource metadata: its origin is the authorization server", async () => {
+    const server = await startFixture({ metadata: "none" });
+    const xdg = tempDir();
+    const check = await runCli(["auth", "--check", "--url", server.url], { XDG_CONFIG_HOME: xdg });
+    expect(check.stdout).toContain("no resource metadata; 2025-03-26 fallback");
+    const signIn = await runCli(["auth", "--url", server.url, "--no-open"], { XDG_CONFIG_HOME: xdg }, "follow");
+    expect(signIn.code).toBe(0);
+    expect((await server.stats()).authorizations[0]?.resource).toBe(server.url);
+    const snap = await runCli(["snapshot", "-o", "-", "--url", server.url], { XDG_CONFIG_HOME: xdg });
+    expect(snap.code).toBe(0);
+  }, 60_000);
+
+  test("authorization server metadata by OpenID Connect discovery", async () => {
+    const server = await startFixture({ asMetadata: "oidc" });
+    const check = await runCli(["auth", "--check", "--url", server.url], { XDG_CONFIG_HOME: tempDir() });
+    expect(check.code).toBe(0);
+    expect(check.stdout).toContain(`(metadata ${server.issuer}/.well-known/openid-configuration)`);
+  }, 30_000);
+
+  test("discovery from the root well-known metadata, when the 401 names none", async () => {
+    const server = await startFixture({ metadata: "root" });
+    const check = await runCli(["auth", "--check", "--url", server.url], { XDG_CONFIG_HOME: tempDir() });
+    expect(check.code).toBe(0);
+    expect(check.stdout).toContain(`${new URL(server.url).origin}/.well-known/oauth-protected-resource)`);
+  }, 30_000);
+});
+
+describe("auth: CI", () => {
+  test("client credentials from the environment, then a snapshot with the token", async () => {
+    const server = await startFixture({ clients: [{ id: "ci-client", secret: CI_SECRET }] });
+    const xdg = tempDir();
+    const env = { XDG_CONFIG_HOME: xdg, MCP_CONTRACT_CLIENT_ID: "ci-client", MCP_CONTRACT_CLIENT_SECRET: CI_SECRET };
+    const signIn = await runCli(["auth", "--url", server.url, "--client-credentials"], env);
+    expect(signIn.stderr).toContain("signed in to");
+    expect(signIn.code).toBe(0);
+    const grant = (await server.stats()).tokenRequests.find((r) => r.grant_type === "client_credentials");
+    expect(grant).toMatchObject({ resource: server.url, scope: "notes:read" });
+    const snap = await runCli(["--verbose", "snapshot", "-o", "-", "--url", server.url], { XDG_CONFIG_HOME: xdg });
+    expect(snap.code).toBe(0);
+    expect(snap.stderr).toContain(`using the stored OAuth sign-in to ${server.issuer}`);
+    expect(JSON.parse(snap.stdout).capture.scopes).toEqual(["notes:read"]);
+    expectNoSecrets([signIn.stdout, signIn.stderr, snap.stdout, snap.stderr], [...storedTokens(xdg), CI_SECRET]);
+  }, 60_000);
+
+  test("a wrong client secret is exit 3 naming the server's answer", async () => {
+    const server = await startFixture({ clients: [{ id: "ci-client", secret: CI_SECRET }] });
+    const result = await runCli(
+      [
+        "auth",
+        "--url",
+        server.url,
+        "--client-credentials",
+        "--client-id",
+        "ci-client",
+        "--client-secret",
+        "wrong-secret-value",
+      ],
+      { XDG_CONFIG_HOME: tempDir() },
+    );
+    expectCleanFailure(result, 3);
+    expect(result.stderr).toContain("invalid_client");
+    expect(result.stderr).not.toContain("wrong-secret-value");
+  }, 30_000);
+
+  test("--client-credentials without a client is a usage error", async () => {
+    const server = await startFixture();
+    const result = await runCli(["auth", "--url", server.url, "--client-credentials"], {
+      XDG_CONFIG_HOME: tempDir(),
+      MCP_CONTRACT_CLIENT_ID: "",
+      MCP_CONTRACT_CLIENT_SECRET: "",
+    });
+    expectCleanFailure(result, 2);
+    expect(result.stderr).toContain("MCP_CONTRACT_CLIENT_ID");
+  }, 30_000);
+});
