@@ -76,7 +76,8 @@ elif [[ -n ${INPUT_URL:-} ]]; then
   # The token travels in the environment, not on a command line others could read.
   [[ -n ${INPUT_BEARER:-} ]] && export MCP_CONTRACT_BEARER=$INPUT_BEARER
 elif [[ -n ${INPUT_SERVER:-} ]]; then
-  args+=(--server "$INPUT_SERVER" --config "${INPUT_CONFIG:-.mcp.json}")
+  args+=(--server "$INPUT_SERVER")
+  [[ -n ${INPUT_CONFIG:-} ]] && args+=(--config "$INPUT_CONFIG")
 else
   args+=(-- sh -c "$INPUT_COMMAND")
 fi

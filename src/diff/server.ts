@@ -71,26 +71,19 @@ function diffCapabilities(oldValue: Json | undefined, newValue: Json | undefined
       continue;
     }
     const announces = NOTIFICATION_FLAGS[label];
-    if (announces !== undefined && isPresent(before) && !isPresent(after)) {
+    if (isPresent(before) && !isPresent(after)) {
+      // A sub-flag that only announces notifications makes no request invalid when it goes.
       specs.push({
-        rule: "capability-notifications-removed",
+        rule: announces === undefined ? "capability-removed" : "capability-notifications-removed",
         kind: "server",
         name: "",
         path: childPath,
         before: before!,
         ...(after !== undefined && { after }),
         message: `capability ${JSON.stringify(label)} removed`,
-        note: `It only announced ${announces}; without it clients re-list or re-read when they need to, and every request they send stays valid.`,
-      });
-    } else if (isPresent(before) && !isPresent(after)) {
-      specs.push({
-        rule: "capability-removed",
-        kind: "server",
-        name: "",
-        path: childPath,
-        before: before!,
-        ...(after !== undefined && { after }),
-        message: `capability ${JSON.stringify(label)} removed`,
+        ...(announces !== undefined && {
+          note: `It only announced ${announces}; without it clients re-list or re-read when they need to, and every request they send stays valid.`,
+        }),
       });
     } else if (!isPresent(before) && isPresent(after)) {
       specs.push({

@@ -228,6 +228,10 @@ describe("scripts/action/check.sh", () => {
 
     await runCheck(dir, { ...common, INPUT_SERVER: hostile("server"), INPUT_CONFIG: hostile("config") });
     expect(argvOf(dir).slice(-4)).toEqual(["--server", hostile("server"), "--config", hostile("config")]);
+    // No config input: the CLI's own lookup (the nearest .mcp.json, .vscode/mcp.json, .cursor/mcp.json).
+    await runCheck(dir, { ...common, INPUT_SERVER: "github", INPUT_CONFIG: "" });
+    expect(argvOf(dir).slice(-2)).toEqual(["--server", "github"]);
+    expect(argvOf(dir)).not.toContain("--config");
     await runCheck(dir, { ...common, INPUT_AGAINST: hostile("against") });
     expect(argvOf(dir).slice(-2)).toEqual(["--against", hostile("against")]);
     // The server command is a shell command line by design: it reaches `sh -c` whole, untouched.
