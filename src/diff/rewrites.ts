@@ -18,6 +18,15 @@ interface RawDiff {
   path: string;
   before: Json | undefined;
   after: Json | undefined;
+  /** Set when before/after are still as read: written() with these flags gives the written values. */
+  unwritten?: { inSchema: boolean; sorted: boolean };
+}
+
+/** A difference with its values as written (most differences are explained and never need them). */
+function asWrittenDiff(d: RawDiff): RawDiff {
+  if (d.unwritten === undefined) return d;
+  const { inSchema, sorted } = d.unwritten;
+  return { path: d.path, before: written(d.before, inSchema, sorted), after: written(d.after, inSchema, sorted) };
 }
 
 /**
@@ -53,6 +62,55 @@ function rawDiffs(a: Json | undefined, b: Json | undefined, path: string, out: R
 const SCHEMA_FIELDS: ReadonlySet<string> = new Set(["inputSchema", "outputSchema"]);
 const SCHEMA_DATA: ReadonlySet<string> = new Set(["const", "enum", "default", "examples"]);
 
+/** Whether the value under `key` is written as schema (asWritten's flag), given its parent's. */
+const childInSchema = (inSchema: boolean, key: string): boolean =>
+  (inSchema && !SCHEMA_DATA.has(key)) || (!inSchema && SCHEMA_FIELDS.has(key));
+
+/** A value as written (asWritten), `sorted` when it sits under a schema's `required`. */
+function written(value: Json | undefined, inSchema: boolean, sorted: boolean): Json | undefined {
+  if (value === undefined) return undefined;
+  const out = asWritten(value, inSchema);
+  return sorted && Array.isArray(out) && out.every((v) => typeof v === "string") ? [...(out as string[])].sort() : out;
+}
+
+/**
+ * rawDiffs(asWritten(a), asWritten(b)) without writing out what is equal: equal values are
+ * equal as written, objects are written key for key, so only the differing parts are copied
+ * (from an array down, it is rawDiffs on the written values). On a big lockfile the copies
+ * of whole items were most of this module's time.
+ */
+function writtenDiffs(
+  a: Json | undefined,
+  b: Json | undefined,
+  at: { path: string; key: string | undefined; underSchema: boolean },
+  inSchema: boolean,
+  sorted: boolean,
+  out: RawDiff[],
+): void {
+  const { path, key: last, underSchema } = at;
+  if (Array.isArray(a) || Array.isArray(b)) {
+    rawDiffs(written(a, inSchema, sorted), written(b, inSchema, sorted), path, out);
+    return;
+  }
+  if (jsonEqual(a, b)) return;
+  // rawDiffs's tests, from what the walk knows instead of parsing the path again.
+  const container = last !== undefined && NAME_CONTAINERS.has(last);
+  const absent: JsonObject | undefined = underSchema && !container ? undefined : {};
+  const oa = isJsonObject(a) ? a : a === undefined ? absent : undefined;
+  const ob = isJsonObject(b) ? b : b === undefined ? absent : undefined;
+  if (!oa || !ob || (a === undefined && Object.keys(ob).length === 0) || (b === undefined && !Object.keys(oa).length)) {
+    out.push({ path, before: a, after: b, unwritten: { inSchema, sorted } });
+    return;
+  }
+  // Below /inputSchema or /outputSchema (not at them) is inside a schema, as rawDiffs reads the path.
+  const childUnder = underSchema || path === "/inputSchema" || path === "/outputSchema";
+  for (const key of sortedUnionKeys(oa, ob)) {
+    const child = childInSchema(inSchema, key);
+    const childAt = { path: pointer(path, key), key, underSchema: childUnder };
+    writtenDiffs(oa[key], ob[key], childAt, child, inSchema && key === "required", out);
+  }
+}
+
 /**
  * A value as the lockfile writes it, where that differs from what a live capture holds: every
  * schema's `required` sorted, as the set it is (src/contract/canonical.ts), so that another
@@ -63,12 +121,7 @@ function asWritten(value: Json, inSchema: boolean): Json {
   if (!isJsonObject(value)) return value;
   const entries: [string, Json][] = [];
   for (const [key, child] of Object.entries(value)) {
-    const childInSchema = (inSchema && !SCHEMA_DATA.has(key)) || (!inSchema && SCHEMA_FIELDS.has(key));
-    let written = asWritten(child, childInSchema);
-    if (inSchema && key === "required" && Array.isArray(written) && written.every((v) => typeof v === "string")) {
-      written = [...(written as string[])].sort();
-    }
-    entries.push([key, written]);
+    entries.push([key, written(child, childInSchema(inSchema, key), inSchema && key === "required") as Json]);
   }
   // fromEntries defines own data properties, so a key named "__proto__" stays data.
   return Object.fromEntries(entries);
@@ -244,7 +297,7 @@ export function explainRest(
   covered: readonly string[] = [],
 ): ChangeSpec[] {
   const diffs: RawDiff[] = [];
-  rawDiffs(asWritten(oldItem, false), asWritten(newItem, false), "", diffs);
+  writtenDiffs(oldItem, newItem, { path: "", key: undefined, underSchema: false }, false, false, diffs);
   if (diffs.length === 0) return [];
   const explained: string[][] = [];
   for (const path of [...specs.map((s) => s.path), ...covered]) {
@@ -257,10 +310,12 @@ export function explainRest(
       explained.push(...rawPaths(oldItem, node), ...rawPaths(newItem, node));
     }
   }
-  const rest = diffs.filter((d) => {
-    const segments = pointerSegments(d.path);
-    return !explained.some((e) => related(e, segments));
-  });
+  const rest = diffs
+    .filter((d) => {
+      const segments = pointerSegments(d.path);
+      return !explained.some((e) => related(e, segments));
+    })
+    .map(asWrittenDiff);
   if (rest.length === 0) return [];
   const lines = rest.map((d) => `${pointerToDotted(d.path)} ${show(d.before)} → ${show(d.after)}`);
   const reasons = rest.map((d) => `${pointerToDotted(d.path)}: ${reason(d, oldItem, newItem)}`);

@@ -4,6 +4,7 @@ import type { TargetKind } from "../contract/surface.ts";
 import { resolvePointer } from "../schema/ref.ts";
 import { forEachSubschema } from "../schema/subschemas.ts";
 import type { Finding } from "./model.ts";
+import { indexShapes } from "./shapes.ts";
 import { visible } from "./text-scan.ts";
 
 export type Found = Omit<Finding, "rule" | "level">;
@@ -18,6 +19,8 @@ const INVISIBLE = /[\u0080-\u009f\u00a0\u00ad\u061c\u180e\u2000-\u200f\u2028-\u2
 export function show(value: string, max = 80): string {
   const cut = value.length > max ? `${value.slice(0, max)}…` : value;
   const escaped = cut.replace(/[\\"]/g, (c) => `\\${c}`);
+  // Printable ASCII needs nothing spelled out (INVISIBLE holds no ASCII character).
+  if (!/[^\x20-\x7e]/.test(escaped)) return `"${escaped}"`;
   return `"${visible(escaped, (cp) => INVISIBLE.test(String.fromCodePoint(cp)))}"`;
 }
 
@@ -82,6 +85,44 @@ export function* toolSchemas(contract: Contract): Generator<{ tool: Tool; key: s
       if (schema !== undefined) yield { tool, key, schema };
     }
   }
+}
+
+/** A finding of a schema check before it is given to a tool: its message follows "tool NAME: ". */
+export interface SchemaFound {
+  path: string;
+  message: string;
+  evidence?: Json;
+}
+
+/**
+ * A schema check run over each tool's schemas under `keys`, once per shape (src/lint/shapes.ts)
+ * and key: the tools of one shape get the same findings, each under its own name. `check` gets
+ * the schema and its key ("inputSchema") and returns paths inside the item ("/inputSchema/…").
+ */
+export function perToolSchema(
+  contract: Contract,
+  keys: readonly (typeof SCHEMA_KEYS)[number][],
+  check: (schema: Json, key: string) => SchemaFound[],
+): Found[] {
+  const out: Found[] = [];
+  const { shapes } = indexShapes(contract);
+  const memo = keys.map(() => new Map<number, SchemaFound[]>());
+  contract.tools.forEach((tool, index) => {
+    keys.forEach((key, k) => {
+      const schema = tool[key];
+      if (schema === undefined) return;
+      const shape = shapes[key][index] ?? -1;
+      let results = shape === -1 ? undefined : memo[k]!.get(shape);
+      if (!results) {
+        results = check(schema, key);
+        if (shape !== -1) memo[k]!.set(shape, results);
+      }
+      for (const r of results) {
+        out.push(found("tool", tool.name, r.path, `tool ${show(tool.name)}: ${r.message}`, r.evidence));
+      }
+    });
+  });
+  return out;
 }
 
 /** Resolves a JSON Pointer (already URI-decoded) inside `root`: the one reader in ../schema/ref.ts. */

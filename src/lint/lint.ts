@@ -6,6 +6,7 @@ import type { Contract } from "../contract/model.ts";
 import { LINT_RULES, type LintRuleId } from "../rules/registry.ts";
 import { LINT_CHECKS } from "./catalog.ts";
 import { DEFAULT_LINT_OPTIONS, type Finding, type LintOptions } from "./model.ts";
+import { indexShapes } from "./shapes.ts";
 
 export function lintContract(
   contract: Contract,
@@ -13,6 +14,8 @@ export function lintContract(
   disabled: ReadonlySet<string> = new Set(),
 ): Finding[] {
   const findings: Finding[] = [];
+  // Shapes and sizes as the contract is now (a caller may have changed it since an earlier run).
+  indexShapes(contract, true);
   for (const rule of LINT_RULES) {
     if (disabled.has(rule.id)) continue;
     const id = rule.id as LintRuleId;

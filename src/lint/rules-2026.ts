@@ -6,27 +6,23 @@
  */
 import { type Contract, eraOf, isJsonObject } from "../contract/model.ts";
 import { mcpHeaderDeclarations } from "../schema/mcp-header.ts";
-import { type Found, found, show } from "./found.ts";
+import { type Found, perToolSchema, type SchemaFound, show } from "./found.ts";
 
 /** One finding per invalid `x-mcp-header` in a tool's inputSchema. */
 export function checkMcpHeaders(contract: Contract): Found[] {
-  const out: Found[] = [];
-  for (const tool of contract.tools) {
-    for (const declaration of mcpHeaderDeclarations(tool.inputSchema)) {
+  return perToolSchema(contract, ["inputSchema"], (schema) => {
+    const out: SchemaFound[] = [];
+    for (const declaration of mcpHeaderDeclarations(schema)) {
       if (declaration.problem === undefined) continue;
       const where = declaration.property ? ` on property ${show(declaration.property.join("."))}` : "";
-      out.push(
-        found(
-          "tool",
-          tool.name,
-          `/inputSchema${declaration.path}`,
-          `tool ${show(tool.name)}: x-mcp-header ${typeof declaration.value === "string" ? show(declaration.value) : JSON.stringify(declaration.value)}${where} is invalid: ${declaration.problem}; clients on Streamable HTTP drop the tool`,
-          declaration.value,
-        ),
-      );
+      out.push({
+        path: `/inputSchema${declaration.path}`,
+        message: `x-mcp-header ${typeof declaration.value === "string" ? show(declaration.value) : JSON.stringify(declaration.value)}${where} is invalid: ${declaration.problem}; clients on Streamable HTTP drop the tool`,
+        evidence: declaration.value,
+      });
     }
-  }
-  return out;
+    return out;
+  });
 }
 
 /**

@@ -3,7 +3,18 @@ import { pointer } from "../contract/pointer.ts";
 import type { TargetKind } from "../contract/surface.ts";
 import type { LintRuleId } from "../rules/registry.ts";
 import { decodeFragment, resolvePointer } from "../schema/ref.ts";
-import { describeJson, type Found, found, show, stringOrEmpty, toolSchemas, walkSchema } from "./found.ts";
+import {
+  describeJson,
+  type Found,
+  found,
+  perToolSchema,
+  SCHEMA_KEYS,
+  type SchemaFound,
+  show,
+  stringOrEmpty,
+  toolSchemas,
+  walkSchema,
+} from "./found.ts";
 import type { LintCheck } from "./model.ts";
 import { checkMcpHeaders, outputSchemaTools } from "./rules-2026.ts";
 import { ajvMessage, metaErrors, patternProblems, schemaDialect } from "./schema-meta.ts";
@@ -100,38 +111,30 @@ function checkObjectSchema(contract: Contract, key: "inputSchema" | "outputSchem
 // ── schemas: meta-schema validation (the ajv part is in schema-meta.ts) ────────────────
 
 function checkSchemaValid(contract: Contract): Found[] {
-  const out: Found[] = [];
-  for (const { tool, key, schema } of toolSchemas(contract)) {
-    if (!isJsonObject(schema)) continue;
+  return perToolSchema(contract, SCHEMA_KEYS, (schema, key) => {
+    const out: SchemaFound[] = [];
+    if (!isJsonObject(schema)) return out;
     const dialect = schemaDialect(schema);
-    if (!dialect) continue;
+    if (!dialect) return out;
     for (const error of metaErrors(schema, dialect)) {
       const value = resolvePointer(schema, error.instancePath);
       const small = value !== undefined && JSON.stringify(value).length <= 200 ? value : undefined;
       const at = error.instancePath === "" ? "" : ` at ${error.instancePath}`;
-      out.push(
-        found(
-          "tool",
-          tool.name,
-          `/${key}${error.instancePath}`,
-          `tool ${show(tool.name)}: ${key} is not valid JSON Schema ${dialect}${at}: ${ajvMessage(error)}`,
-          small,
-        ),
-      );
+      out.push({
+        path: `/${key}${error.instancePath}`,
+        message: `${key} is not valid JSON Schema ${dialect}${at}: ${ajvMessage(error)}`,
+        evidence: small,
+      });
     }
     for (const { path, pattern, problem } of patternProblems(schema, `/${key}`)) {
-      out.push(
-        found(
-          "tool",
-          tool.name,
-          path,
-          `tool ${show(tool.name)}: ${key} has pattern ${show(pattern)}, which is not a valid regular expression (${problem})`,
-          pattern,
-        ),
-      );
+      out.push({
+        path,
+        message: `${key} has pattern ${show(pattern)}, which is not a valid regular expression (${problem})`,
+        evidence: pattern,
+      });
     }
-  }
-  return out;
+    return out;
+  });
 }
 
 function checkDialectUnsupported(contract: Contract): Found[] {
@@ -186,8 +189,8 @@ function matchesPattern(schema: JsonObject, name: string): boolean {
 }
 
 function checkRequiredDeclared(contract: Contract): Found[] {
-  const out: Found[] = [];
-  for (const { tool, key, schema } of toolSchemas(contract)) {
+  return perToolSchema(contract, SCHEMA_KEYS, (schema, key) => {
+    const out: SchemaFound[] = [];
     for (const node of walkSchema(schema, `/${key}`)) {
       const { required, properties, additionalProperties } = node.schema;
       if (!Array.isArray(required)) continue;
@@ -201,19 +204,15 @@ function checkRequiredDeclared(contract: Contract): Found[] {
         const why = closed
           ? "and additionalProperties is false, so no value can satisfy the schema"
           : "so it has no type or description";
-        out.push(
-          found(
-            "tool",
-            tool.name,
-            pointer(node.path, "required", index),
-            `tool ${show(tool.name)}: required property ${show(name)} is not declared in properties ${why}`,
-            name,
-          ),
-        );
+        out.push({
+          path: pointer(node.path, "required", index),
+          message: `required property ${show(name)} is not declared in properties ${why}`,
+          evidence: name,
+        });
       });
     }
-  }
-  return out;
+    return out;
+  });
 }
 
 // ── schemas: $ref resolution ───────────────────────────────────────────────────────────
@@ -282,9 +281,9 @@ function refProblem(root: JsonObject, ref: string): RefProblem | undefined {
 }
 
 function checkRefs(contract: Contract, remote: boolean): Found[] {
-  const out: Found[] = [];
-  for (const { tool, key, schema } of toolSchemas(contract)) {
-    if (!isJsonObject(schema)) continue;
+  return perToolSchema(contract, SCHEMA_KEYS, (schema, key) => {
+    const out: SchemaFound[] = [];
+    if (!isJsonObject(schema)) return out;
     for (const node of walkSchema(schema, `/${key}`)) {
       for (const keyword of ["$ref", "$dynamicRef"]) {
         const ref = node.schema[keyword];
@@ -292,13 +291,13 @@ function checkRefs(contract: Contract, remote: boolean): Found[] {
         const problem = refProblem(schema, ref);
         if (!problem || problem.remote !== remote) continue;
         const message = remote
-          ? `tool ${show(tool.name)}: ${keyword} ${show(ref)} is remote and cannot be checked offline`
-          : `tool ${show(tool.name)}: ${keyword} ${show(ref)} does not resolve: ${problem.message}`;
-        out.push(found("tool", tool.name, pointer(node.path, keyword), message, ref));
+          ? `${keyword} ${show(ref)} is remote and cannot be checked offline`
+          : `${keyword} ${show(ref)} does not resolve: ${problem.message}`;
+        out.push({ path: pointer(node.path, keyword), message, evidence: ref });
       }
     }
-  }
-  return out;
+    return out;
+  });
 }
 
 // ── resource templates: RFC 6570 (the syntax is in uri-template-syntax.ts) ──────────────

@@ -10,15 +10,37 @@ import { pointer } from "../contract/pointer.ts";
 import { MAX_DESCRIPTION, MIN_DESCRIPTION } from "../rules/lint-rules.ts";
 import type { LintRuleId } from "../rules/registry.ts";
 import { thousands } from "../util/text.ts";
-import { type Found, found, resolvePointer, show, toolSchemas, walkSchema } from "./found.ts";
+import {
+  type Found,
+  found,
+  perToolSchema,
+  resolvePointer,
+  SCHEMA_KEYS,
+  type SchemaFound,
+  show,
+  walkSchema,
+} from "./found.ts";
 import type { LintCheck } from "./model.ts";
+import { indexShapes } from "./shapes.ts";
 
 function text(value: Json | undefined): string | undefined {
   return typeof value === "string" ? value : undefined;
 }
 
+/** Characters as code points (`[...value].length`), counted without building the array. */
 function length(value: string): number {
-  return [...value].length;
+  let n = value.length;
+  for (let i = 0; i < value.length - 1; i++) {
+    const code = value.charCodeAt(i);
+    if (code >= 0xd800 && code <= 0xdbff) {
+      const next = value.charCodeAt(i + 1);
+      if (next >= 0xdc00 && next <= 0xdfff) {
+        n--;
+        i++;
+      }
+    }
+  }
+  return n;
 }
 
 // ── descriptions ───────────────────────────────────────────────────────────────────────
@@ -133,24 +155,19 @@ function hasDescription(root: JsonObject, property: Json): boolean {
 }
 
 function checkParameterDescriptions(contract: Contract): Found[] {
-  const out: Found[] = [];
-  for (const tool of contract.tools) {
-    const schema = tool.inputSchema;
-    if (!isJsonObject(schema) || !isJsonObject(schema.properties)) continue;
+  return perToolSchema(contract, ["inputSchema"], (schema) => {
+    if (!isJsonObject(schema) || !isJsonObject(schema.properties)) return [];
     const names = Object.keys(schema.properties);
     const bare = names.filter((name) => !hasDescription(schema, (schema.properties as JsonObject)[name]!));
-    if (bare.length === 0) continue;
-    out.push(
-      found(
-        "tool",
-        tool.name,
-        "/inputSchema/properties",
-        `tool ${show(tool.name)}: ${bare.length} of ${names.length} parameters have no description: ${bare.map((n) => show(n)).join(", ")}`,
-        bare,
-      ),
-    );
-  }
-  return out;
+    if (bare.length === 0) return [];
+    return [
+      {
+        path: "/inputSchema/properties",
+        message: `${bare.length} of ${names.length} parameters have no description: ${bare.map((n) => show(n)).join(", ")}`,
+        evidence: bare,
+      },
+    ];
+  });
 }
 
 function checkPromptDescriptions(contract: Contract): Found[] {
@@ -284,27 +301,23 @@ function checkMutationHints(contract: Contract): Found[] {
 // ── schemas ────────────────────────────────────────────────────────────────────────────
 
 function checkEnumDuplicates(contract: Contract): Found[] {
-  const out: Found[] = [];
-  for (const { tool, key, schema } of toolSchemas(contract)) {
+  return perToolSchema(contract, SCHEMA_KEYS, (schema, key) => {
+    const out: SchemaFound[] = [];
     for (const node of walkSchema(schema, `/${key}`)) {
       const values = node.schema.enum;
       if (!Array.isArray(values)) continue;
       for (let j = 1; j < values.length; j++) {
         const i = values.findIndex((value, k) => k < j && jsonEqual(value, values[j]));
         if (i === -1) continue;
-        out.push(
-          found(
-            "tool",
-            tool.name,
-            pointer(node.path, "enum", j),
-            `tool ${show(tool.name)}: enum value ${JSON.stringify(values[j])} is listed twice (items ${i} and ${j})`,
-            values[j],
-          ),
-        );
+        out.push({
+          path: pointer(node.path, "enum", j),
+          message: `enum value ${JSON.stringify(values[j])} is listed twice (items ${i} and ${j})`,
+          evidence: values[j],
+        });
       }
     }
-  }
-  return out;
+    return out;
+  });
 }
 
 // ── size of the tool list ──────────────────────────────────────────────────────────────
@@ -320,18 +333,22 @@ const n = thousands;
  * The estimated size of the whole tool list in a model's context: ceil(characters of the
  * compact tools/list JSON / 4). Every lint report carries it (a number to watch, not a
  * finding, so that `--fail-on info` does not fail on every server); tool-list-too-large
- * warns over the budget.
+ * warns over the budget. The tools are measured once per lint run (src/lint/shapes.ts):
+ * `{"tools":[` + each tool's JSON, comma-separated, + `]}`.
  */
 export function toolListSize(contract: Contract): { tools: number; characters: number; tokens: number } {
-  const characters = JSON.stringify({ tools: contract.tools }).length;
+  const lengths = indexShapes(contract).toolLengths;
+  let characters = '{"tools":[]}'.length + Math.max(0, lengths.length - 1);
+  for (const length of lengths) characters += length;
   return { tools: contract.tools.length, characters, tokens: Math.ceil(characters / 4) };
 }
 
 function checkTokenBudget(contract: Contract, options: { tokenBudget: number }): Found[] {
   const { characters, tokens } = toolListSize(contract);
   if (tokens <= options.tokenBudget) return [];
+  const lengths = indexShapes(contract).toolLengths;
   const largest = contract.tools
-    .map((tool) => ({ name: String(tool.name), tokens: estimateTokens(tool) }))
+    .map((tool, i) => ({ name: String(tool.name), tokens: Math.ceil(lengths[i]! / 4) }))
     .sort((a, b) => b.tokens - a.tokens)
     .slice(0, 3);
   const top = largest.map((t) => `${show(t.name)} (${n(t.tokens)})`).join(", ");

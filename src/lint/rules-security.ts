@@ -7,9 +7,8 @@
  * matched and names the parts it combined. Pure; no I/O.
  */
 
-import { type Contract, isJsonObject, type Json, type JsonObject } from "../contract/model.ts";
-import { pointer, pointerToDotted } from "../contract/pointer.ts";
-import type { TargetKind } from "../contract/surface.ts";
+import type { Contract, Json } from "../contract/model.ts";
+import { pointerToDotted } from "../contract/pointer.ts";
 import type { LintRuleId } from "../rules/registry.ts";
 import { detectConcealment } from "./intent/conceal.ts";
 import { detectExfiltration } from "./intent/exfiltration.ts";
@@ -20,6 +19,7 @@ import { detectOverride } from "./intent/override.ts";
 import { detectRemoteCode } from "./intent/remote-code.ts";
 import { detectSecretAccess } from "./intent/secrets.ts";
 import type { Finding, LintCheck, LintOptions } from "./model.ts";
+import { type SurfaceText, scanSurface, sentencesOf } from "./surface-texts.ts";
 import {
   charLabel,
   entropy,
@@ -28,121 +28,13 @@ import {
   matchSpans,
   quoteSpan,
   type Span,
-  sentences,
   shorten,
   words,
 } from "./text-scan.ts";
 
 type Found = Omit<Finding, "rule" | "level">;
 
-// ---------------------------------------------------------------------------------------------
-// The texts of a surface
-
-export interface SurfaceText {
-  kind: TargetKind;
-  /** Tool/prompt name, resource uri, template uriTemplate; "" for the server. */
-  name: string;
-  /** JSON Pointer of the text inside the item (for a schema property name: the property). */
-  path: string;
-  text: string;
-  /** name: an identifier the model copies (tool, prompt, argument, property names); text: prose. */
-  role: "name" | "text";
-}
-
-/** Keywords whose values are data, not schemas: never walked (enum/const strings are taken apart). */
-const SCHEMA_DATA = new Set(["default", "examples", "const", "enum", "required"]);
-
-function walkSchema(
-  node: Json | undefined,
-  path: string,
-  add: (path: string, text: string, role: "name" | "text") => void,
-) {
-  if (Array.isArray(node)) {
-    node.forEach((item, i) => {
-      walkSchema(item, pointer(path, i), add);
-    });
-    return;
-  }
-  if (!isJsonObject(node)) return;
-  for (const [key, value] of Object.entries(node)) {
-    // Most keywords hold a number, a boolean or a type name: no pointer is built for them.
-    if (value === null || typeof value !== "object") {
-      if ((key === "description" || key === "title" || key === "const") && typeof value === "string") {
-        add(pointer(path, key), value, "text");
-      }
-      continue;
-    }
-    const here = pointer(path, key);
-    if ((key === "description" || key === "title") && typeof value === "string") add(here, value, "text");
-    else if (key === "enum" && Array.isArray(value)) {
-      value.forEach((v, i) => {
-        if (typeof v === "string") add(pointer(here, i), v, "text");
-      });
-    } else if (key === "const" && typeof value === "string") add(here, value, "text");
-    else if (key === "properties" && isJsonObject(value)) {
-      for (const [prop, schema] of Object.entries(value)) {
-        add(pointer(here, prop), prop, "name");
-        walkSchema(schema, pointer(here, prop), add);
-      }
-    } else if (!SCHEMA_DATA.has(key)) walkSchema(value, here, add);
-  }
-}
-
-/** Every human/model-readable text of the surface, with where it is. */
-/** Per contract: every security rule reads the same texts, so they are collected once. */
-const TEXTS = new WeakMap<Contract, SurfaceText[]>();
-
-export function surfaceTexts(contract: Contract): SurfaceText[] {
-  let texts = TEXTS.get(contract);
-  if (!texts) {
-    texts = collectTexts(contract);
-    TEXTS.set(contract, texts);
-  }
-  return texts;
-}
-
-function collectTexts(contract: Contract): SurfaceText[] {
-  const out: SurfaceText[] = [];
-  const item = (kind: TargetKind, name: string, obj: JsonObject, fields: readonly string[]) => {
-    const add = (path: string, text: string, role: "name" | "text") => {
-      out.push({ kind, name, path, text, role });
-    };
-    for (const field of fields) {
-      const value = obj[field];
-      if (typeof value === "string") add(`/${field}`, value, field === "name" ? "name" : "text");
-    }
-    return add;
-  };
-  if (typeof contract.instructions === "string") {
-    out.push({ kind: "server", name: "", path: "/instructions", text: contract.instructions, role: "text" });
-  }
-  for (const tool of contract.tools) {
-    const add = item("tool", tool.name, tool, ["name", "title", "description"]);
-    const annotations = tool.annotations;
-    if (isJsonObject(annotations) && typeof annotations.title === "string") {
-      add("/annotations/title", annotations.title, "text");
-    }
-    walkSchema(tool.inputSchema, "/inputSchema", add);
-    walkSchema(tool.outputSchema, "/outputSchema", add);
-  }
-  for (const prompt of contract.prompts) {
-    const add = item("prompt", prompt.name, prompt, ["name", "title", "description"]);
-    if (Array.isArray(prompt.arguments)) {
-      prompt.arguments.forEach((arg, i) => {
-        if (!isJsonObject(arg)) return;
-        for (const field of ["name", "title", "description"]) {
-          const value = arg[field];
-          if (typeof value === "string") add(`/arguments/${i}/${field}`, value, field === "name" ? "name" : "text");
-        }
-      });
-    }
-  }
-  for (const resource of contract.resources) item("resource", resource.uri, resource, ["name", "title", "description"]);
-  for (const template of contract.resourceTemplates) {
-    item("resourceTemplate", template.uriTemplate, template, ["name", "title", "description"]);
-  }
-  return out;
-}
+export { type SurfaceText, surfaceTexts } from "./surface-texts.ts";
 
 /** "description", "inputSchema.properties.city.description", "arguments[0].name". */
 function where(t: SurfaceText): string {
@@ -177,13 +69,10 @@ function mergeSpans(spans: Labelled[]): Labelled[] {
 }
 
 function spanFindings(t: SurfaceText, spans: Labelled[], what: string): Found[] {
+  if (spans.length === 0) return [];
   return mergeSpans(spans).map((s) =>
     found(t, `${where(t)}: ${what} (${s.label}): "${quoteSpan(t.text, s.start, s.end)}"`, t.text.slice(s.start, s.end)),
   );
-}
-
-function prose(contract: Contract): SurfaceText[] {
-  return surfaceTexts(contract).filter((t) => t.role === "text");
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -200,21 +89,23 @@ const KIND_LABEL: Record<string, string> = {
 };
 
 function checkInvisible(contract: Contract): Found[] {
+  return scanSurface(contract, undefined, invisibleIn);
+}
+
+function invisibleIn(t: SurfaceText): Found[] {
   const out: Found[] = [];
-  for (const t of surfaceTexts(contract)) {
-    for (const run of findInvisibleRuns(t.text)) {
-      const n = run.codePoints.length;
-      const kinds = run.kinds.map((k) => KIND_LABEL[k] ?? k).join(", ");
-      const hidden = run.hidden !== undefined ? `; hidden text: '${shorten(run.hidden, 200)}'` : "";
-      const quote = quoteSpan(t.text, run.start, run.end);
-      const unique = [...new Set(run.codePoints)].map(charLabel).slice(0, 8);
-      out.push(
-        found(t, `${where(t)}: ${n} invisible ${kinds} character${n === 1 ? "" : "s"}: "${quote}"${hidden}`, {
-          characters: unique,
-          ...(run.hidden !== undefined && { hiddenText: run.hidden }),
-        }),
-      );
-    }
+  for (const run of findInvisibleRuns(t.text)) {
+    const n = run.codePoints.length;
+    const kinds = run.kinds.map((k) => KIND_LABEL[k] ?? k).join(", ");
+    const hidden = run.hidden !== undefined ? `; hidden text: '${shorten(run.hidden, 200)}'` : "";
+    const quote = quoteSpan(t.text, run.start, run.end);
+    const unique = [...new Set(run.codePoints)].map(charLabel).slice(0, 8);
+    out.push(
+      found(t, `${where(t)}: ${n} invisible ${kinds} character${n === 1 ? "" : "s"}: "${quote}"${hidden}`, {
+        characters: unique,
+        ...(run.hidden !== undefined && { hiddenText: run.hidden }),
+      }),
+    );
   }
   return out;
 }
@@ -261,22 +152,24 @@ function homoglyphMark(cp: number): boolean {
 }
 
 function checkHomoglyphs(contract: Contract, role: "name" | "text"): Found[] {
+  return scanSurface(contract, role, (t) => homoglyphsIn(t, role));
+}
+
+function homoglyphsIn(t: SurfaceText, role: "name" | "text"): Found[] {
   const out: Found[] = [];
-  for (const t of surfaceTexts(contract)) {
-    // Only a word with a non-ASCII letter can mix scripts.
-    if (t.role !== role || !/[^\x00-\x7f]/.test(t.text)) continue;
-    for (const w of words(t.text)) {
-      const problem = homoglyphProblem(w.word, role === "name");
-      if (!problem) continue;
-      const spelled = [...w.word].filter((ch) => ch.codePointAt(0)! >= 0x80).map((ch) => charLabel(ch.codePointAt(0)!));
-      const quote = quoteSpan(t.text, w.start, w.end, { mark: homoglyphMark });
-      out.push(
-        found(t, `${where(t)}: "${w.word}" ${problem}: "${quote}"`, {
-          word: w.word,
-          characters: [...new Set(spelled)],
-        }),
-      );
-    }
+  // Only a word with a non-ASCII letter can mix scripts.
+  if (!/[^\x00-\x7f]/.test(t.text)) return out;
+  for (const w of words(t.text)) {
+    const problem = homoglyphProblem(w.word, role === "name");
+    if (!problem) continue;
+    const spelled = [...w.word].filter((ch) => ch.codePointAt(0)! >= 0x80).map((ch) => charLabel(ch.codePointAt(0)!));
+    const quote = quoteSpan(t.text, w.start, w.end, { mark: homoglyphMark });
+    out.push(
+      found(t, `${where(t)}: "${w.word}" ${problem}: "${quote}"`, {
+        word: w.word,
+        characters: [...new Set(spelled)],
+      }),
+    );
   }
   return out;
 }
@@ -290,8 +183,10 @@ const SECRECY =
 const INSTRUCTION_TAG =
   "important|system|system[_\\s-]?prompt|instructions?|secret|hidden|critical|admin[_\\s-]?instructions?|ai[_\\s-]?instructions?";
 
-const INSTRUCTION_PATTERNS: readonly { label: string; re: RegExp }[] = [
+/** `gate`: what every match of the pattern holds; a text without it skips the pattern. */
+const INSTRUCTION_PATTERNS: readonly { label: string; gate: RegExp; re: RegExp }[] = [
   {
+    gate: /</,
     // A whole <IMPORTANT>…</IMPORTANT> block is one span (so one finding, with whatever else
     // it says merged in); a tag without its partner is a span of its own.
     label: "instruction tag",
@@ -300,57 +195,66 @@ const INSTRUCTION_PATTERNS: readonly { label: string; re: RegExp }[] = [
       "gi",
     ),
   },
-  { label: "chat-template marker", re: /\[\/?INST\]|<<\/?SYS>>|<\|(?:im_start|im_end|system|assistant|user)\|>/gi },
+  {
+    label: "chat-template marker",
+    gate: /[[<]/,
+    re: /\[\/?INST\]|<<\/?SYS>>|<\|(?:im_start|im_end|system|assistant|user)\|>/gi,
+  },
   {
     label: "pre-use instruction",
+    gate: /before/i,
     re: /\bbefore\s+(?:using|calling|invoking|running)\s+this\s+tool\b[,:]?\s+(?:you\s+(?:must|should)\s+)?(?:first\s+|always\s+)?(?:read|send|fetch|upload|include|pass|open|call\s+(?!(?:the\s+)?[`'"]?[\w.-]+[`'"]?\s+tool\b))/gi,
   },
   {
     label: "emphatic importance",
+    gate: /important/i,
     re: /\bthis\s+is\s+(?:(?:very|extremely|really|super|critically|absolutely|vitally)\s+)+important\b/gi,
   },
   {
     label: "skip consent",
+    gate: /ask/i,
     re: /\b(?:do\s+not|don['’]t|never)\s+ask\s+(?:the\s+user\s+)?for\s+(?:confirmation|permission|approval|consent)\b/gi,
   },
   {
     label: "dismissal",
+    gate: /worry/i,
     re: /\b(?:do\s+not|don['’]t)\s+worry\s+about\s+(?:it|this|that|the\s+(?:user|sidenote|side\s+note|note|security|permissions?|privacy|consent|warnings?))\b/gi,
   },
-  { label: "role marker", re: /(?:^|\n)[ \t]*(?:system|assistant)[ \t]*:/gi },
+  { label: "role marker", gate: /:/, re: /(?:^|\n)[ \t]*(?:system|assistant)[ \t]*:/gi },
 ];
 
 const YOU_MUST = /\byou\s+must\s+(?:always|never)\b/gi;
 
 function checkHiddenInstructions(contract: Contract): Found[] {
   const toolNames = new Set(contract.tools.map((t) => t.name));
-  const out: Found[] = [];
-  for (const t of prose(contract)) {
-    const spans: Labelled[] = [];
-    for (const { label, re } of INSTRUCTION_PATTERNS) {
-      for (const s of matchSpans(t.text, re)) {
-        // "Before using this tool, call login" names a tool of this server: ordinary guidance.
-        if (label === "pre-use instruction" && /call\s+$/i.test(s.match[0])) {
-          const next = /^[`'"]?([\w-]+(?:\.[\w-]+)*)/.exec(t.text.slice(s.end))?.[1];
-          if (next !== undefined && toolNames.has(next)) continue;
-        }
-        const lead = s.match[0].startsWith("\n") ? 1 : 0;
-        spans.push({ start: s.start + lead, end: s.end, label });
+  return scanSurface(contract, "text", (t) => hiddenInstructionsIn(t, toolNames));
+}
+
+function hiddenInstructionsIn(t: SurfaceText, toolNames: ReadonlySet<string>): Found[] {
+  const spans: Labelled[] = [];
+  for (const { label, gate, re } of INSTRUCTION_PATTERNS) {
+    if (!gate.test(t.text)) continue;
+    for (const s of matchSpans(t.text, re)) {
+      // "Before using this tool, call login" names a tool of this server: ordinary guidance.
+      if (label === "pre-use instruction" && /call\s+$/i.test(s.match[0])) {
+        const next = /^[`'"]?([\w-]+(?:\.[\w-]+)*)/.exec(t.text.slice(s.end))?.[1];
+        if (next !== undefined && toolNames.has(next)) continue;
       }
+      const lead = s.match[0].startsWith("\n") ? 1 : 0;
+      spans.push({ start: s.start + lead, end: s.end, label });
     }
-    for (const sentence of sentences(t.text)) {
-      const text = t.text.slice(sentence.start, sentence.end);
-      for (const m of [...detectConcealment(text), ...detectOverride(text)]) {
-        spans.push({ start: sentence.start + m.start, end: sentence.start + m.end, label: m.label });
-      }
-      if (!SECRECY.test(text)) continue;
-      for (const s of matchSpans(text, YOU_MUST)) {
-        spans.push({ start: sentence.start + s.start, end: sentence.start + s.end, label: "secret obligation" });
-      }
-    }
-    out.push(...spanFindings(t, spans, "instruction aimed at the model"));
   }
-  return out;
+  for (const sentence of sentencesOf(t)) {
+    const text = sentence.text;
+    for (const m of [...detectConcealment(text), ...detectOverride(text)]) {
+      spans.push({ start: sentence.start + m.start, end: sentence.start + m.end, label: m.label });
+    }
+    if (!SECRECY.test(text)) continue;
+    for (const s of matchSpans(text, YOU_MUST)) {
+      spans.push({ start: sentence.start + s.start, end: sentence.start + s.end, label: "secret obligation" });
+    }
+  }
+  return spanFindings(t, spans, "instruction aimed at the model");
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -369,6 +273,7 @@ function checkShadowing(contract: Contract): Found[] {
     contract,
     () => (sentence, context) => detectHijack(sentence, context, mentions),
     "tries to change how other tools behave",
+    true,
   );
 }
 
@@ -384,22 +289,24 @@ function checkRemoteCode(contract: Contract): Found[] {
 }
 
 /** Runs a detector over every sentence of every prose text; one finding per merged span. */
-function sentenceFindings(contract: Contract, make: () => Detector, what: string): Found[] {
+function sentenceFindings(contract: Contract, make: () => Detector, what: string, ownMatters = false): Found[] {
   const toolNames = new Set(contract.tools.map((t) => t.name));
   const detect = make();
-  const out: Found[] = [];
-  for (const t of prose(contract)) {
-    const context: IntentContext = { kind: t.kind, toolNames, ...(t.kind === "tool" && { own: t.name }) };
-    const spans: Labelled[] = [];
-    for (const sentence of sentences(t.text)) {
-      const text = t.text.slice(sentence.start, sentence.end);
-      for (const m of detect(text, context) as IntentMatch[]) {
-        spans.push({ start: sentence.start + m.start, end: sentence.start + m.end, label: m.label });
+  return scanSurface(
+    contract,
+    "text",
+    (t, own) => {
+      const context: IntentContext = own !== undefined ? { kind: t.kind, toolNames, own } : { kind: t.kind, toolNames };
+      const spans: Labelled[] = [];
+      for (const sentence of sentencesOf(t)) {
+        for (const m of detect(sentence.text, context) as IntentMatch[]) {
+          spans.push({ start: sentence.start + m.start, end: sentence.start + m.end, label: m.label });
+        }
       }
-    }
-    out.push(...spanFindings(t, spans, what));
-  }
-  return out;
+      return spanFindings(t, spans, what);
+    },
+    ownMatters,
+  );
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -412,20 +319,22 @@ export interface SecurityOptions extends LintOptions {
 }
 
 function checkLinks(contract: Contract, options: SecurityOptions | undefined, risky: boolean): Found[] {
+  return scanSurface(contract, "text", (t) => linksIn(t, options, risky));
+}
+
+function linksIn(t: SurfaceText, options: SecurityOptions | undefined, risky: boolean): Found[] {
   const out: Found[] = [];
-  for (const t of prose(contract)) {
-    const links = findLinks(t.text, options?.allowHosts).filter((l) => (l.kind !== "plain") === risky);
-    const first = links[0];
-    if (!first) continue;
-    const urls = [...new Set(links.map((l) => l.url))];
-    const described = [...new Map(links.map((l) => [l.url, l])).values()]
-      .map((l) => (risky ? `${shorten(l.url, 100)}: ${l.reasons.join(", ")}` : shorten(l.url, 100)))
-      .join("; ");
-    const what = risky
-      ? `embeds ${urls.length === 1 ? "a risky link" : `${urls.length} risky links`}`
-      : `links to ${urls.length === 1 ? "a page" : `${urls.length} pages`}`;
-    out.push(found(t, `${where(t)}: ${what} (${described}): "${quoteSpan(t.text, first.start, first.end)}"`, urls));
-  }
+  const links = findLinks(t.text, options?.allowHosts).filter((l) => (l.kind !== "plain") === risky);
+  const first = links[0];
+  if (!first) return out;
+  const urls = [...new Set(links.map((l) => l.url))];
+  const described = [...new Map(links.map((l) => [l.url, l])).values()]
+    .map((l) => (risky ? `${shorten(l.url, 100)}: ${l.reasons.join(", ")}` : shorten(l.url, 100)))
+    .join("; ");
+  const what = risky
+    ? `embeds ${urls.length === 1 ? "a risky link" : `${urls.length} risky links`}`
+    : `links to ${urls.length === 1 ? "a page" : `${urls.length} pages`}`;
+  out.push(found(t, `${where(t)}: ${what} (${described}): "${quoteSpan(t.text, first.start, first.end)}"`, urls));
   return out;
 }
 
@@ -452,37 +361,41 @@ function decodedPreview(run: string): string | undefined {
 }
 
 function checkBlobs(contract: Contract): Found[] {
+  return scanSurface(contract, "text", blobsIn);
+}
+
+function blobsIn(t: SurfaceText): Found[] {
   const out: Found[] = [];
-  for (const t of prose(contract)) {
-    const spans: (Labelled & { preview?: string })[] = [];
-    for (const s of matchSpans(t.text, HEX_RUN)) {
-      if (/\d/.test(s.match[0]) && /[a-f]/i.test(s.match[0])) {
-        spans.push({ start: s.start, end: s.end, label: `${s.match[0].length} hex characters` });
-      }
+  // Both patterns match 64 characters or more.
+  if (t.text.length < MIN_BLOB) return out;
+  const spans: (Labelled & { preview?: string })[] = [];
+  for (const s of matchSpans(t.text, HEX_RUN)) {
+    if (/\d/.test(s.match[0]) && /[a-f]/i.test(s.match[0])) {
+      spans.push({ start: s.start, end: s.end, label: `${s.match[0].length} hex characters` });
     }
-    for (const s of matchSpans(t.text, BASE64_RUN)) {
-      const run = s.match[0];
-      if (spans.some((h) => h.start < s.end && s.start < h.end)) continue;
-      const classes = [/[A-Z]/, /[a-z]/, /[0-9]/].filter((re) => re.test(run)).length;
-      if (run.length < MIN_BLOB || classes < 3 || entropy(run) < MIN_BASE64_ENTROPY) continue;
-      const preview = decodedPreview(run);
-      spans.push({
-        start: s.start,
-        end: s.end,
-        label: `${run.length} base64 characters`,
-        ...(preview !== undefined && { preview }),
-      });
-    }
-    for (const s of spans.sort((a, b) => a.start - b.start)) {
-      const decoded = s.preview !== undefined ? `; decodes to '${shorten(s.preview, 120)}'` : "";
-      out.push(
-        found(
-          t,
-          `${where(t)}: encoded blob (${s.label}): "${quoteSpan(t.text, s.start, s.end)}"${decoded}`,
-          t.text.slice(s.start, s.end),
-        ),
-      );
-    }
+  }
+  for (const s of matchSpans(t.text, BASE64_RUN)) {
+    const run = s.match[0];
+    if (spans.some((h) => h.start < s.end && s.start < h.end)) continue;
+    const classes = [/[A-Z]/, /[a-z]/, /[0-9]/].filter((re) => re.test(run)).length;
+    if (run.length < MIN_BLOB || classes < 3 || entropy(run) < MIN_BASE64_ENTROPY) continue;
+    const preview = decodedPreview(run);
+    spans.push({
+      start: s.start,
+      end: s.end,
+      label: `${run.length} base64 characters`,
+      ...(preview !== undefined && { preview }),
+    });
+  }
+  for (const s of spans.sort((a, b) => a.start - b.start)) {
+    const decoded = s.preview !== undefined ? `; decodes to '${shorten(s.preview, 120)}'` : "";
+    out.push(
+      found(
+        t,
+        `${where(t)}: encoded blob (${s.label}): "${quoteSpan(t.text, s.start, s.end)}"${decoded}`,
+        t.text.slice(s.start, s.end),
+      ),
+    );
   }
   return out;
 }

@@ -353,6 +353,7 @@ export function decodeVariationSelectors(cps: readonly number[]): string | undef
 // ---------------------------------------------------------------------------------------------
 // Rendering
 
+const NOT_PRINTABLE_ASCII = /[^\x20-\x7e]/;
 const ESCAPES: Record<string, string> = { "\n": "\\n", "\r": "\\r", "\t": "\\t" };
 /** Longest run of tag characters rendered one by one; longer runs are abbreviated. */
 const MAX_TAGS_SHOWN = 4;
@@ -362,6 +363,8 @@ const MAX_TAGS_SHOWN = 4;
  * `mark` spells out further code points (e.g. homoglyphs inside a word).
  */
 export function visible(text: string, mark?: (cp: number) => boolean): string {
+  // Printable ASCII is shown as it is (no escape, nothing invisible): most text, without a walk.
+  if (mark === undefined && !NOT_PRINTABLE_ASCII.test(text)) return text;
   const cps = codePoints(text);
   let out = "";
   for (let i = 0; i < cps.length; i++) {
@@ -447,10 +450,46 @@ export function sentences(text: string): Span[] {
   return out;
 }
 
-/** All matches of a global regex as spans, with the match and its groups. */
+const NO_SPANS: readonly (Span & { match: RegExpExecArray })[] = Object.freeze([]);
+
+/** The global copy of each non-global pattern given to matchSpans, made once. */
+const GLOBAL = new WeakMap<RegExp, RegExp>();
+
+/**
+ * All matches of a regex as spans, with the match and its groups, as `matchAll` finds them.
+ * exec on the pattern itself (its lastIndex reset before and after) rather than matchAll,
+ * which copies the pattern and builds an iterator on every call: the security rules run
+ * dozens of patterns over every text, and nearly all of them find nothing.
+ */
 export function matchSpans(text: string, re: RegExp): (Span & { match: RegExpExecArray })[] {
-  const global = re.global ? re : new RegExp(re.source, `${re.flags}g`);
-  return [...text.matchAll(global)].map((m) => ({ start: m.index, end: m.index + m[0].length, match: m }));
+  let global = re;
+  if (!re.global) {
+    global = GLOBAL.get(re) ?? new RegExp(re.source, `${re.flags}g`);
+    GLOBAL.set(re, global);
+  }
+  global.lastIndex = 0;
+  const first = global.exec(text);
+  // Nearly every call finds nothing: one shared, frozen empty answer instead of a new array
+  // (callers only read the spans).
+  if (first === null) return NO_SPANS as (Span & { match: RegExpExecArray })[];
+  const out: (Span & { match: RegExpExecArray })[] = [];
+  try {
+    for (let m: RegExpExecArray | null = first; m !== null; m = global.exec(text)) {
+      out.push({ start: m.index, end: m.index + m[0].length, match: m });
+      // An empty match moves on by one code unit, or one code point under u/v, as matchAll does.
+      if (m[0] === "") global.lastIndex = advance(text, global.lastIndex, global.unicode || global.flags.includes("v"));
+    }
+  } finally {
+    global.lastIndex = 0;
+  }
+  return out;
+}
+
+function advance(text: string, index: number, unicode: boolean): number {
+  if (!unicode || index + 1 >= text.length) return index + 1;
+  const code = text.charCodeAt(index);
+  const next = text.charCodeAt(index + 1);
+  return code >= 0xd800 && code <= 0xdbff && next >= 0xdc00 && next <= 0xdfff ? index + 2 : index + 1;
 }
 
 /** Letter runs ("words": letters and combining marks) with their offsets. */

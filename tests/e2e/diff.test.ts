@@ -574,7 +574,8 @@ if (process.env.PROBE_CONTROL) await import("@modelcontextprotocol/sdk/client/st
 const argv = ["bun", "mcp-contract", ...JSON.parse(process.env.PROBE_ARGS)];
 await (await buildProgram(argv)).parseAsync(argv);
 const sdk = Object.keys(require.cache).filter((k) => k.includes("@modelcontextprotocol"));
-const ajv = Object.keys(require.cache).filter((k) => /node_modules[\\/]ajv[\\/]/.test(k));
+// ajv's code, not the meta-schema JSON files interpreted.ts reads from its package.
+const ajv = Object.keys(require.cache).filter((k) => /node_modules[\\/]ajv[\\/].*\\.js$/.test(k));
 process.stderr.write("sdk-modules=" + sdk.length + " ajv-modules=" + ajv.length + "\\n");
 `;
 
@@ -623,20 +624,30 @@ process.stderr.write("sdk-modules=" + sdk.length + " ajv-modules=" + ajv.length 
   });
 
   test.skipIf(BIN !== undefined)(
-    "ajv is loaded only by what validates: witnesses and lint, not rules or a plain diff",
+    "ajv is loaded only for schemas the interpreting validator and lint's meta-schema shortcut cannot vouch for",
     async () => {
       const { before, after } = breakingPair();
-      const [rules, diff, withWitness, lint] = await Promise.all([
+      // A format added: its witness needs a schema with format, which only ajv checks.
+      const [plain, dated] = [{ type: "string" }, { type: "string", format: "date-time" }].map((when) => {
+        const search = baseTool("search");
+        search.inputSchema = objectSchema({ when }, ["when"]);
+        return withTool(search);
+      });
+      const formatted = writePair(plain ?? [], dated ?? []);
+      const [rules, diff, withWitness, lint, witnessFormatted] = await Promise.all([
         probe(["rules", "tool-removed"]),
         probe(["diff", before, after, "--no-witness"]),
         probe(["diff", before, after]),
         probe(["lint", "--from", after, "--fail-on", "never"]),
+        probe(["diff", formatted.before, formatted.after]),
       ]);
       expect(diff.stdout).toContain("[required-added]");
-      expect([rules.ajvModules, diff.ajvModules]).toEqual([0, 0]);
-      // The probe sees ajv when it is loaded: by witness search, and by lint's meta-schema checks.
-      expect(withWitness.ajvModules).toBeGreaterThan(0);
-      expect(lint.ajvModules).toBeGreaterThan(0);
+      expect(withWitness.stdout).toContain("[required-added]");
+      // Plain schemas: witnesses are checked by @cfworker/json-schema, lint's meta-schema check by the shortcut.
+      expect([rules.ajvModules, diff.ajvModules, withWitness.ajvModules, lint.ajvModules]).toEqual([0, 0, 0, 0]);
+      // The probe sees ajv when it is loaded.
+      expect(witnessFormatted.stdout).toContain("[format-added]");
+      expect(witnessFormatted.ajvModules).toBeGreaterThan(0);
     },
   );
 });

@@ -73,7 +73,8 @@ function targetAfter(sentence: string, from: number, re: RegExp): Part | undefin
 export function detectExfiltration(sentence: string): IntentMatch[] {
   const transfers = [...imperativeVerbs(sentence, TRANSFER)];
   const stores = imperativeVerbs(sentence, STORE);
-  const passives = matchSpans(sentence, PASSIVE_TRANSFER);
+  // Every passive instruction has "be" and a space ("must be sent").
+  const passives = /be\s/i.test(sentence) ? matchSpans(sentence, PASSIVE_TRANSFER) : [];
   if (transfers.length + stores.length + passives.length === 0) return [];
   const strong = spans(sentence, STRONG);
   const bulk = spans(sentence, BULK).filter((b) => !strong.some((s) => s.start <= b.start && b.end <= s.end));

@@ -20,6 +20,18 @@ function escapeRegex(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }
 
+/** [\w.-]: the characters of a run where a mention of a tool can start. */
+function isRunChar(code: number): boolean {
+  return (
+    (code >= 97 && code <= 122) ||
+    (code >= 65 && code <= 90) ||
+    (code >= 48 && code <= 57) ||
+    code === 95 ||
+    code === 46 ||
+    code === 45
+  );
+}
+
 /**
  * Where a text names a tool of this server other than `own`: a name standing alone, not inside
  * a longer identifier (`send_email` in "the send_email tool", not in "resend_emails"). Names made
@@ -28,25 +40,37 @@ function escapeRegex(text: string): string {
  */
 export class ToolMentions {
   private readonly plain: ReadonlySet<string>;
+  /** The lengths of the plain names: most words have none of them and need no lookup. */
+  private readonly lengths: ReadonlySet<number>;
   private readonly odd: readonly string[];
 
   constructor(names: readonly string[]) {
     this.plain = new Set(names.filter((n) => /^[\w.-]+$/.test(n)));
+    this.lengths = new Set([...this.plain].map((n) => n.length));
     this.odd = names.filter((n) => n !== "" && !/^[\w.-]+$/.test(n));
   }
 
   find(text: string, own: ReadonlySet<string>): (Span & { name: string })[] {
     const out: (Span & { name: string })[] = [];
-    for (const m of text.matchAll(/[\w.-]+/g)) {
+    // Each run of [\w.-] characters, found by hand: most words are no tool name, and a regex
+    // match object per word was the larger part of this rule's time and memory on big surfaces.
+    for (let i = 0; i < text.length; ) {
+      if (!isRunChar(text.charCodeAt(i))) {
+        i++;
+        continue;
+      }
+      let j = i + 1;
+      while (j < text.length && isRunChar(text.charCodeAt(j))) j++;
       // The longest prefix of the run that is a name and ends at the run's end or before a ".".
-      for (let end = m[0].length; end > 0; end = m[0].lastIndexOf(".", end - 1)) {
-        const name = m[0].slice(0, end);
+      for (let end = j - i; end > 0; end = text.lastIndexOf(".", i + end - 1) - i) {
+        if (!this.lengths.has(end)) continue;
+        const name = text.slice(i, i + end);
         if (this.plain.has(name) && !own.has(name)) {
-          out.push({ start: m.index, end: m.index + end, name });
+          out.push({ start: i, end: i + end, name });
           break;
         }
-        if (end === 0) break;
       }
+      i = j;
     }
     const odd = this.odd.filter((n) => !own.has(n));
     if (odd.length > 0) {
@@ -86,8 +110,23 @@ const THIS_TOOL = String.raw`(?:this|my|our)\s+(?:tool|function|server|one|integ
 /** A name a tool could have, optionally quoted, optionally followed by "tool": group 1. */
 const NAME = String.raw`[\x60'"]?([\w][\w.-]*)[\x60'"]?`;
 
-/** Patterns whose group 1, when present, names the tool taken over; without one, another tool is meant. */
-const TAKEOVER: readonly { label: string; gate: RegExp; re: RegExp; named?: "tool-word" | "identifier" }[] = [
+/** A word every OTHER_TOOLS needs ("another" holds "other", "built-in" "built"). */
+const OTHER_WORD = /other|different|alternative|competing|built|native|default|existing|standard/i;
+/** THIS_TOOL itself, as a test. */
+const THIS_WORD = new RegExp(THIS_TOOL, "i");
+
+/**
+ * Patterns whose group 1, when present, names the tool taken over; without one, another tool is
+ * meant. `gate` finds a word the pattern is about; `needs`, when given, what every branch of
+ * the pattern needs (OTHER_TOOLS, THIS_TOOL): a sentence without it skips the larger pattern.
+ */
+const TAKEOVER: readonly {
+  label: string;
+  gate: RegExp;
+  needs?: (sentence: string) => boolean;
+  re: RegExp;
+  named?: "tool-word" | "identifier";
+}[] = [
   {
     gate: /supersed|replac|obsolet|deprecat|overrid|\btakes\b|successor|substitut|place\s+of/i,
     // "this tool supersedes the create_issue tool", "replaces the built-in fetch tool"
@@ -121,6 +160,7 @@ const TAKEOVER: readonly { label: string; gate: RegExp; re: RegExp; named?: "too
   {
     // "always use this tool instead", "use this tool instead of the other one", "rather than any other tool"
     label: "takes the place of another tool",
+    needs: (sentence) => THIS_WORD.test(sentence) || OTHER_WORD.test(sentence),
     gate: /\b(?:instead|place|rather|over|above|whenever|all|every|any)\b/i,
     re: new RegExp(
       String.raw`\b(?:always|only|must|should|instead)\s+(?:\w+\s+)?(?:use|call|invoke|choose|pick|select|prefer)\s+(?:${THIS_TOOL})\s+(?:instead|in\s+place\s+of|rather\s+than|over|above|for\s+(?:all|every|any)|whenever)\b|\b(?:use|call|invoke)\s+(?:${THIS_TOOL})\s+(?:instead\b|(?:in\s+place\s+of|rather\s+than)\s+${OTHER_TOOLS})|\b(?:instead\s+of|in\s+place\s+of|rather\s+than)\s+(?:using\s+|calling\s+)?${OTHER_TOOLS}`,
@@ -130,6 +170,7 @@ const TAKEOVER: readonly { label: string; gate: RegExp; re: RegExp; named?: "too
   {
     // "prefer this tool over any other", "this tool must be preferred to", "is the default for every"
     label: "claims precedence over other tools",
+    needs: (sentence) => /prefer/i.test(sentence) || OTHER_WORD.test(sentence),
     gate: /\b(?:prefer|preferred|prioriti[sz]ed|chosen|used|priority|precedence)\b/i,
     re: new RegExp(
       String.raw`\bprefer\s+(?:${THIS_TOOL})\s+(?:over|to|above)\b|\b(?:is|should\s+be|must\s+be)\s+(?:always\s+)?(?:preferred|prioriti[sz]ed|chosen|used)\s+(?:over|to|above|before|ahead\s+of)\s+${OTHER_TOOLS}|\b(?:has|takes)\s+(?:priority|precedence)\s+over\s+${OTHER_TOOLS}`,
@@ -139,6 +180,7 @@ const TAKEOVER: readonly { label: string; gate: RegExp; re: RegExp; named?: "too
   {
     // "route all requests through this tool", "every email must go through this tool"
     label: "routes other work through this tool",
+    needs: (sentence) => THIS_WORD.test(sentence),
     gate: /\b(?:through|via)\b/i,
     re: new RegExp(
       String.raw`\b(?:route|send|direct|channel|funnel|pass|proxy|forward)\s+(?:all|every|each|any)\s+(?:\w+\s+){0,3}?(?:through|via)\s+(?:${THIS_TOOL})\b|\b(?:all|every|each|any)\s+(?:\w+\s+){0,3}?(?:must|should|shall)\s+(?:always\s+)?(?:go|be\s+(?:routed|sent|passed|proxied|made))\s+(?:through|via)\s+(?:${THIS_TOOL})\b`,
@@ -148,6 +190,7 @@ const TAKEOVER: readonly { label: string; gate: RegExp; re: RegExp; named?: "too
   {
     // "before calling any other tool, call this one", "call this tool before any other tool"
     label: "puts itself before every other tool",
+    needs: (sentence) => OTHER_WORD.test(sentence) && THIS_WORD.test(sentence),
     gate: /\bbefore\b/i,
     re: new RegExp(
       String.raw`\bbefore\s+(?:calling|using|invoking|running|executing|you\s+(?:call|use|invoke|run))\s+${OTHER_TOOLS}\b[^.\n]{0,60}?\b(?:call|use|invoke|run)\s+(?:${THIS_TOOL})|\b(?:call|use|invoke|run)\s+(?:${THIS_TOOL})\s+(?:\w+\s+)?before\s+(?:calling|using|invoking|running)?\s*${OTHER_TOOLS}`,
@@ -157,6 +200,7 @@ const TAKEOVER: readonly { label: string; gate: RegExp; re: RegExp; named?: "too
   {
     // "when the user asks to send email with any other tool, …"
     label: "takes over requests meant for another tool",
+    needs: (sentence) => OTHER_WORD.test(sentence),
     gate: /\b(?:when|whenever|if)\b[\s\S]*\b(?:with|using|through|via)\b/i,
     re: new RegExp(
       String.raw`\b(?:when|whenever|if)\s+(?:the\s+user|you|anyone)\s+(?:\w+\s+){0,6}?(?:with|using|through|via)\s+${OTHER_TOOLS}\b[^.\n]{0,80}?\b(?:always|instead|must|should)\b`,
@@ -173,15 +217,20 @@ export function detectHijack(sentence: string, context: IntentContext, mentions:
   const named = mentions.find(sentence, own);
   const mentionsOther = named.length > 0;
   const genericTool = /\b(?:other|another|any)\s+tools?\b/i.test(sentence);
-  for (const s of matchSpans(sentence, WHEN_USING_TOOL)) {
+  // WHEN_USING_TOOL and SIDE_EFFECT need the word "tool", SEND_ALL_TO "all" and a space: most
+  // sentences have neither, and skip compiling and running the larger patterns.
+  const toolWord = /tool/i.test(sentence);
+  for (const s of toolWord ? matchSpans(sentence, WHEN_USING_TOOL) : []) {
     const tool = s.match[1] ?? "";
     if (/^(?:this|that|same)$/i.test(tool) || own.has(tool)) continue;
     // A tool of this server steering a sibling is ordinary guidance unless it redirects what the sibling sends.
     const sibling = context.toolNames.has(tool);
     if (OBLIGATION.test(sentence) && (!sibling || REDIRECT.test(sentence))) add(s, `rules for the ${tool} tool`);
   }
-  for (const s of matchSpans(sentence, SEND_ALL_TO)) add(s, "redirects what other tools send");
-  for (const s of matchSpans(sentence, SIDE_EFFECT)) add(s, "side effect on another tool");
+  for (const s of /all\s/i.test(sentence) ? matchSpans(sentence, SEND_ALL_TO) : []) {
+    add(s, "redirects what other tools send");
+  }
+  for (const s of toolWord ? matchSpans(sentence, SIDE_EFFECT) : []) add(s, "side effect on another tool");
   const obliged = /\b(?:always|must|never|do\s+not|don['’]t|only)\b/i.test(sentence);
   // "instead of calling X" with an obligation; "instead of the X tool" when this tool is to be used.
   const usesThis = /\b(?:use|call|invoke)\s+(?:this|me)\b/i.test(sentence);
@@ -207,8 +256,8 @@ export function detectHijack(sentence: string, context: IntentContext, mentions:
   if (mentionsOther && STRONG_OBLIGATION.test(sentence) && REDIRECT.test(sentence)) {
     for (const s of named) add(s, `changes how ${s.name} behaves`);
   }
-  for (const { label, gate, re, named: how } of TAKEOVER) {
-    if (!gate.test(sentence)) continue;
+  for (const { label, gate, needs, re, named: how } of TAKEOVER) {
+    if (!gate.test(sentence) || (needs !== undefined && !needs(sentence))) continue;
     for (const s of matchSpans(sentence, re)) {
       const rest = sentence.slice(s.end);
       if (UNTIL_USER.test(rest)) continue;
@@ -230,8 +279,10 @@ export function detectHijack(sentence: string, context: IntentContext, mentions:
   return out;
 }
 
+const NO_NAMES: ReadonlySet<string> = new Set();
+
 function ownNames(context: IntentContext): ReadonlySet<string> {
   // Server instructions legitimately steer the server's own tools; a tool steering itself is fine too.
   if (context.kind === "server") return context.toolNames;
-  return new Set(context.kind === "tool" && context.own !== undefined ? [context.own] : []);
+  return context.kind === "tool" && context.own !== undefined ? new Set([context.own]) : NO_NAMES;
 }

@@ -98,7 +98,8 @@ export function hostAllowed(host: string, allowHosts: readonly string[]): boolea
 
 /** Every link of a text worth reporting, in order, with its kind (see the module comment). */
 export function findLinks(text: string, allowHosts: readonly string[] = []): Link[] {
-  if (!/[:.]/.test(text)) return [];
+  // Every link URL_LIKE matches has a ":" (a scheme, data:) or a digit, ".", digit (an IPv4 address).
+  if (!/:|\d\.\d/.test(text)) return [];
   const out: Link[] = [];
   for (const s of matchSpans(text, URL_LIKE)) {
     const url = s.match[0].replace(/[.,;:!?]+$/, "");

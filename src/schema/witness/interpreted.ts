@@ -38,6 +38,7 @@ import META_07 from "ajv/dist/refs/json-schema-draft-07.json" with { type: "json
 import { isJsonObject, type Json, type JsonObject } from "../../contract/model.ts";
 import { compileRegex, RegexUndecidable } from "../regex.ts";
 import { forEachSubschema } from "../subschemas.ts";
+import { plainlyMetaValid } from "./meta-check.ts";
 
 /** Keywords that send a schema to ajv (see the module comment). */
 const AJV_ONLY = new Set([
@@ -198,12 +199,12 @@ export function interpretedCheck(
   compiled: () => InterpretedCheck | undefined,
 ): InterpretedCheck | null {
   const draft = dialect === "07" ? "7" : "2020-12";
-  metas[dialect] ??= metaValidator(dialect);
-  if (!metas[dialect](schema)) return null;
+  // Most schemas are plainly valid (meta-check.ts): the meta-schema walk is for the rest.
+  if (!plainlyMetaValid(schema, dialect) && !metaSchemaAccepts(schema, dialect)) return null;
   // cfworker annotates the schema objects it dereferences: it gets its own copy.
   const own = structuredClone(schema) as JsonObject;
   boundPatterns(own);
-  const lookup = dereference(own as Schema);
+  const lookup = localLookup(own) ?? dereference(own as Schema);
   return (value) => {
     const undecided = { seen: false };
     asking = undecided;
@@ -215,6 +216,33 @@ export function interpretedCheck(
     }
     return undecided.seen ? compiled()?.(value) : valid;
   };
+}
+
+/**
+ * The look-up table cfworker's validate reads, for a schema whose references are all local
+ * plain pointers (interpretable() admits no others): each `$ref` string to its target. validate
+ * reads the table only to follow a `$ref` (by its text, as nothing here annotated the nodes with
+ * absolute URIs), so this answers as dereference() would without walking and annotating every
+ * node. Undefined when a reference does not resolve (dereference() then decides, as before).
+ */
+function localLookup(root: JsonObject): Record<string, Schema | boolean> | undefined {
+  const lookup: Record<string, Schema | boolean> = Object.create(null);
+  const seen = new Set<Json>();
+  let resolved = true;
+  const visit = (node: Json): void => {
+    if (!resolved || !isJsonObject(node) || seen.has(node)) return;
+    seen.add(node);
+    // validate reads a node's own __absolute_ref__ before its $ref: such a schema gets dereference().
+    if (Object.hasOwn(node, "__absolute_ref__")) resolved = false;
+    else if (typeof node.$ref === "string") {
+      const target = resolvePointer(root, node.$ref);
+      if (target === true || target === false || isJsonObject(target)) lookup[node.$ref] = target as Schema | boolean;
+      else resolved = false;
+    }
+    forEachSubschema(node, visit);
+  };
+  visit(root);
+  return resolved ? lookup : undefined;
 }
 
 /** Format names that stand for patterns: none of cfworker's, nor any a schema could use here (formats go to ajv). */
@@ -247,6 +275,12 @@ function boundPatterns(node: Json, seen = new Set<Json>()): void {
 }
 
 const metas: Partial<Record<InterpretedDialect, (schema: JsonObject) => boolean>> = {};
+
+/** The meta-schema check alone, without the shortcut (the tests hold the shortcut to it). */
+export function metaSchemaAccepts(schema: JsonObject, dialect: InterpretedDialect): boolean {
+  metas[dialect] ??= metaValidator(dialect);
+  return metas[dialect](schema);
+}
 
 function metaValidator(dialect: InterpretedDialect): (schema: JsonObject) => boolean {
   if (dialect === "07") {

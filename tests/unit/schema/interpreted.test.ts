@@ -11,8 +11,9 @@ import fc from "fast-check";
 import { syntheticPair } from "../../../scripts/synthetic.ts";
 import { isJsonObject, type Json, type JsonObject } from "../../../src/contract/model.ts";
 import { gen } from "../../../src/schema/witness/instances.ts";
-import { interpretable } from "../../../src/schema/witness/interpreted.ts";
+import { interpretable, metaSchemaAccepts } from "../../../src/schema/witness/interpreted.ts";
 import { Side } from "../../../src/schema/witness/merge.ts";
+import { plainlyMetaValid } from "../../../src/schema/witness/meta-check.ts";
 import { buildValidator, validatorFor } from "../../../src/schema/witness/validators.ts";
 import { rootSchema } from "./arbitraries.ts";
 
@@ -147,5 +148,97 @@ describe("the interpreting validator answers as ajv does", () => {
         definitions: { a: { type: "string" } },
       } as JsonObject)?.("x"),
     ).toBe(false);
+  });
+});
+
+describe("the meta-schema shortcut (meta-check.ts) never passes what the meta-schema refuses", () => {
+  /** Keyword values the meta-schema refuses, each put into otherwise valid schemas. */
+  const BROKEN: JsonObject[] = [
+    { type: "strnig" },
+    { type: [] },
+    { type: ["string", "string"] },
+    { minLength: -1 },
+    { maxItems: 1.5 },
+    { minProperties: "2" },
+    { required: "name" },
+    { required: ["a", "a"] },
+    { required: [1] },
+    { enum: [] },
+    { enum: ["a", "a"] },
+    { enum: [{ a: 1 }, { a: 1 }] },
+    { multipleOf: 0 },
+    { maximum: "10" },
+    { pattern: "(" },
+    { pattern: "a\\Z" },
+    { properties: { a: 5 } },
+    { properties: [] },
+    { items: [] },
+    { allOf: [] },
+    { anyOf: {} },
+    { not: null },
+    { uniqueItems: "yes" },
+    { title: 5 },
+    { examples: {} },
+    { dependencies: { a: ["b", "b"] } },
+    { dependencies: { a: 5 } },
+    { definitions: { a: "x" } },
+    { $defs: { a: "x" } },
+    { $ref: "not a uri ref \\" },
+    { $schema: "relative" },
+    { deprecated: "no" },
+    { writeOnly: 1 },
+  ];
+
+  test.each(["07", "2020"] as const)("in %s, on generated schemas and broken keyword values", (dialect) => {
+    let shortcut = 0;
+    const agree = (schema: JsonObject) => {
+      if (!plainlyMetaValid(schema, dialect)) return;
+      shortcut++;
+      if (!metaSchemaAccepts(schema, dialect)) throw new Error(`shortcut passed ${JSON.stringify(schema)}`);
+    };
+    fc.assert(
+      fc.property(rootSchema({ garbage: true }), fc.constantFrom(...BROKEN), fc.nat(), (generated, shared, at) => {
+        if (!isJsonObject(generated)) return;
+        const s = structuredClone(generated);
+        const broken = structuredClone(shared);
+        agree(s);
+        // The broken value at the root, and inside the first object subschema found (at-th).
+        agree({ ...s, ...broken });
+        const nodes: JsonObject[] = [];
+        const collect = (node: Json) => {
+          if (!isJsonObject(node)) return;
+          nodes.push(node);
+          for (const value of Object.values(node)) {
+            if (isJsonObject(value)) collect(value);
+            else if (Array.isArray(value)) value.forEach(collect);
+          }
+        };
+        collect(s);
+        const target = nodes[at % nodes.length];
+        if (target) {
+          Object.assign(target, broken);
+          agree(s);
+        }
+      }),
+      { seed: 20261202, numRuns: 1500 },
+    );
+    for (const broken of BROKEN) {
+      agree(broken);
+      agree({ type: "object", properties: { a: broken } });
+    }
+    // The shortcut pays only if it answers for most schemas.
+    expect(shortcut).toBeGreaterThan(300);
+  });
+
+  test("it answers alone for real schemas", () => {
+    const files = ["filesystem-2025.8.21", "filesystem-2026.8.31"].map((name) =>
+      JSON.parse(readFileSync(join(ROOT, `tests/fixtures/published/${name}.contract.json`), "utf8")),
+    );
+    const schemas = [...files, ...syntheticPair(20)].flatMap(toolSchemas);
+    for (const dialect of ["07", "2020"] as const) {
+      const plain = schemas.filter((s) => plainlyMetaValid(s, dialect));
+      expect(plain.length).toBeGreaterThan(schemas.length * 0.9);
+      for (const s of plain) expect(metaSchemaAccepts(s, dialect)).toBe(true);
+    }
   });
 });

@@ -1,0 +1,222 @@
+/**
+ * The texts of a surface that a model reads, for the security lint and the drift lens: names,
+ * titles, descriptions, schema texts, enum values and instructions, each with where it is.
+ * Collected once per contract in units (an item's texts, or a tool schema's texts shared by
+ * every tool of its shape, src/lint/shapes.ts), and scanned rule by rule through scanSurface.
+ * Pure; no I/O.
+ */
+import { type Contract, isJsonObject, type Json, type JsonObject } from "../contract/model.ts";
+import { pointer } from "../contract/pointer.ts";
+import type { TargetKind } from "../contract/surface.ts";
+import { SCHEMA_KEYS } from "./found.ts";
+import type { Finding } from "./model.ts";
+import { indexShapes } from "./shapes.ts";
+import { type Span, sentences } from "./text-scan.ts";
+
+type Found = Omit<Finding, "rule" | "level">;
+
+export interface SurfaceText {
+  kind: TargetKind;
+  /** Tool/prompt name, resource uri, template uriTemplate; "" for the server. */
+  name: string;
+  /** JSON Pointer of the text inside the item (for a schema property name: the property). */
+  path: string;
+  text: string;
+  /** name: an identifier the model copies (tool, prompt, argument, property names); text: prose. */
+  role: "name" | "text";
+}
+
+/** Keywords whose values are data, not schemas: never walked (enum/const strings are taken apart). */
+const SCHEMA_DATA = new Set(["default", "examples", "const", "enum", "required"]);
+
+function walkSchema(
+  node: Json | undefined,
+  path: string,
+  add: (path: string, text: string, role: "name" | "text") => void,
+) {
+  if (Array.isArray(node)) {
+    node.forEach((item, i) => {
+      walkSchema(item, pointer(path, i), add);
+    });
+    return;
+  }
+  if (!isJsonObject(node)) return;
+  for (const [key, value] of Object.entries(node)) {
+    // Most keywords hold a number, a boolean or a type name: no pointer is built for them.
+    if (value === null || typeof value !== "object") {
+      if ((key === "description" || key === "title" || key === "const") && typeof value === "string") {
+        add(pointer(path, key), value, "text");
+      }
+      continue;
+    }
+    const here = pointer(path, key);
+    if ((key === "description" || key === "title") && typeof value === "string") add(here, value, "text");
+    else if (key === "enum" && Array.isArray(value)) {
+      value.forEach((v, i) => {
+        if (typeof v === "string") add(pointer(here, i), v, "text");
+      });
+    } else if (key === "const" && typeof value === "string") add(here, value, "text");
+    else if (key === "properties" && isJsonObject(value)) {
+      for (const [prop, schema] of Object.entries(value)) {
+        add(pointer(here, prop), prop, "name");
+        walkSchema(schema, pointer(here, prop), add);
+      }
+    } else if (!SCHEMA_DATA.has(key)) walkSchema(value, here, add);
+  }
+}
+
+/**
+ * The texts of a surface in order, in units: the texts of one item, or of one tool schema.
+ * A schema's unit is built once per shape and key (src/lint/shapes.ts) and shared by every
+ * tool of that shape, its texts under the name "" (see scanSurface).
+ */
+interface TextUnit {
+  texts: SurfaceText[];
+  /** For a shared schema unit: the tool it stands in for. */
+  tool?: string;
+}
+
+/**
+ * Every security rule reads the same texts, so they are collected once per contract, and again
+ * when lintContract indexes it afresh (by the index, which a fresh run replaces).
+ */
+const UNITS = new WeakMap<object, TextUnit[]>();
+
+export function textUnits(contract: Contract): TextUnit[] {
+  const index = indexShapes(contract);
+  let units = UNITS.get(index);
+  if (!units) {
+    units = collectUnits(contract);
+    UNITS.set(index, units);
+  }
+  return units;
+}
+
+/** Every human/model-readable text of the surface, with where it is (the drift lens reads these). */
+export function surfaceTexts(contract: Contract): SurfaceText[] {
+  return textUnits(contract).flatMap((unit) =>
+    unit.tool === undefined ? unit.texts : unit.texts.map((t) => ({ ...t, name: unit.tool as string })),
+  );
+}
+
+function collectUnits(contract: Contract): TextUnit[] {
+  const units: TextUnit[] = [];
+  const item = (kind: TargetKind, name: string, obj: JsonObject, fields: readonly string[]) => {
+    const texts: SurfaceText[] = [];
+    units.push({ texts });
+    const add = (path: string, text: string, role: "name" | "text") => {
+      texts.push({ kind, name, path, text, role });
+    };
+    for (const field of fields) {
+      const value = obj[field];
+      if (typeof value === "string") add(`/${field}`, value, field === "name" ? "name" : "text");
+    }
+    return add;
+  };
+  if (typeof contract.instructions === "string") {
+    units.push({
+      texts: [{ kind: "server", name: "", path: "/instructions", text: contract.instructions, role: "text" }],
+    });
+  }
+  const shared = SCHEMA_KEYS.map(() => new Map<number, SurfaceText[]>());
+  const { shapes } = indexShapes(contract);
+  contract.tools.forEach((tool, index) => {
+    const add = item("tool", tool.name, tool, ["name", "title", "description"]);
+    const annotations = tool.annotations;
+    if (isJsonObject(annotations) && typeof annotations.title === "string") {
+      add("/annotations/title", annotations.title, "text");
+    }
+    SCHEMA_KEYS.forEach((key, k) => {
+      const schema = tool[key];
+      const shape = shapes[key][index] ?? -1;
+      if (shape === -1) {
+        walkSchema(schema, `/${key}`, add);
+        return;
+      }
+      let texts = shared[k]!.get(shape);
+      if (!texts) {
+        const collected: SurfaceText[] = [];
+        walkSchema(schema, `/${key}`, (path, text, role) => {
+          collected.push({ kind: "tool", name: "", path, text, role });
+        });
+        texts = collected;
+        shared[k]!.set(shape, texts);
+      }
+      if (texts.length > 0) units.push({ texts, tool: tool.name });
+    });
+  });
+  for (const prompt of contract.prompts) {
+    const add = item("prompt", prompt.name, prompt, ["name", "title", "description"]);
+    if (Array.isArray(prompt.arguments)) {
+      prompt.arguments.forEach((arg, i) => {
+        if (!isJsonObject(arg)) return;
+        for (const field of ["name", "title", "description"]) {
+          const value = arg[field];
+          if (typeof value === "string") add(`/arguments/${i}/${field}`, value, field === "name" ? "name" : "text");
+        }
+      });
+    }
+  }
+  for (const resource of contract.resources) item("resource", resource.uri, resource, ["name", "title", "description"]);
+  for (const template of contract.resourceTemplates) {
+    item("resourceTemplate", template.uriTemplate, template, ["name", "title", "description"]);
+  }
+  return units;
+}
+
+/**
+ * One rule's findings on every text of the surface in order (`role`: only those texts), each
+ * schema unit scanned once and its findings given to every tool of its shape. `own` is the tool
+ * a text belongs to; in a shared unit it is unknown, which can only add findings (a tool may
+ * name itself), so when `ownMatters` and the unit has findings, each tool's texts are scanned
+ * again with their own name.
+ */
+export function scanSurface(
+  contract: Contract,
+  role: "name" | "text" | undefined,
+  scan: (t: SurfaceText, own: string | undefined) => Found[],
+  ownMatters = false,
+): Found[] {
+  const out: Found[] = [];
+  const shared = new Map<SurfaceText[], Found[]>();
+  for (const unit of textUnits(contract)) {
+    const name = unit.tool;
+    if (name === undefined) {
+      for (const t of unit.texts) {
+        if (role !== undefined && t.role !== role) continue;
+        const found = scan(t, t.kind === "tool" ? t.name : undefined);
+        if (found.length > 0) out.push(...found);
+      }
+      continue;
+    }
+    let found = shared.get(unit.texts);
+    if (!found) {
+      found = [];
+      for (const t of unit.texts) if (role === undefined || t.role === role) found.push(...scan(t, undefined));
+      shared.set(unit.texts, found);
+    }
+    if (found.length === 0) continue;
+    if (ownMatters) {
+      for (const t of unit.texts) if (role === undefined || t.role === role) out.push(...scan({ ...t, name }, name));
+      continue;
+    }
+    for (const f of found) out.push({ ...f, target: { kind: "tool", name } });
+  }
+  return out;
+}
+
+/**
+ * The sentences of a surface text with their own text, remembered for the next rule: five
+ * rules read every prose text sentence by sentence.
+ */
+const SENTENCES = new WeakMap<SurfaceText, (Span & { text: string })[]>();
+
+export function sentencesOf(t: SurfaceText): (Span & { text: string })[] {
+  let known = SENTENCES.get(t);
+  if (!known) {
+    const text = t.text;
+    known = sentences(text).map((s) => ({ ...s, text: text.slice(s.start, s.end) }));
+    SENTENCES.set(t, known);
+  }
+  return known;
+}

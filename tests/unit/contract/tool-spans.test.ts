@@ -1,0 +1,156 @@
+/**
+ * Reading tools one by one (src/contract/tool-spans.ts) must give exactly what JSON.parse
+ * gives, for any text, and sharing a tool between two lockfiles must never hide a change or a
+ * problem. These tests hold it to that on real, synthetic and deliberately misleading files.
+ */
+import { describe, expect, test } from "bun:test";
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import fc from "fast-check";
+import { syntheticPair } from "../../../scripts/synthetic.ts";
+import { serializeContract } from "../../../src/contract/canonical.ts";
+import type { Contract } from "../../../src/contract/model.ts";
+import { parseContract } from "../../../src/contract/read.ts";
+import { parseByTools } from "../../../src/contract/tool-spans.ts";
+import { diffContracts } from "../../../src/diff/diff.ts";
+
+const ROOT = join(import.meta.dir, "../../..");
+
+function lockfiles(): string[] {
+  const published = readdirSync(join(ROOT, "tests/fixtures/published")).map((n) => `tests/fixtures/published/${n}`);
+  const benign = readdirSync(join(ROOT, "tests/fixtures/benign"))
+    .filter((n) => n.endsWith(".contract.json"))
+    .map((n) => `tests/fixtures/benign/${n}`);
+  return [...published, ...benign].map((file) => readFileSync(join(ROOT, file), "utf8"));
+}
+
+/** An error message, or the parsed contract as JSON: what a reader of the text observes. */
+function outcome(text: string): string {
+  try {
+    return JSON.stringify(parseContract(text, "x.json", { share: true }));
+  } catch (error) {
+    return `error: ${(error as Error).message}`;
+  }
+}
+
+describe("tools read one by one", () => {
+  test("give JSON.parse's value for every lockfile we write, and take that path", () => {
+    // The corpus files are minified (they take the other path); written by us, they take this one.
+    const corpus = lockfiles();
+    const ours = [...corpus.map((text) => serializeContract(parseContract(text, "x.json"))), ...syntheticPair(30)];
+    const texts = [...corpus, ...ours.map((c) => (typeof c === "string" ? c : serializeContract(c)))];
+    let byTools = 0;
+    for (const text of texts) {
+      const read = parseByTools(text);
+      if (read) byTools++;
+      if (read) expect(read.data).toEqual(JSON.parse(text));
+    }
+    expect(byTools).toBeGreaterThan(ours.length * 0.8);
+  });
+
+  test("fall back, or agree, where the layout only looks like ours", () => {
+    const contract = syntheticPair(3)[0] as Contract;
+    const text = serializeContract(contract);
+    const misleading = [
+      JSON.stringify(JSON.parse(text)),
+      JSON.stringify(JSON.parse(text), null, 4),
+      // A second "tools" key: the last one wins in JSON.parse.
+      text.replace(/\n\}\s*$/, ',\n  "tools": []\n}'),
+      text.replace('\n  "tools": [', '\n  "tools": [],\n  "tools2": ['),
+      // The separators inside a string or a deeper array.
+      text.replace('"prompts": []', '"prompts": [\n    {"name": "p", "x": [\n    {},\n    {}\n  ]}\n  ]'),
+      text.replace('\n  "tools": [\n    {', '\n  "tools": [\n    {"name": "fake", "x": [\n    {}\n  ]},\n    {'),
+      // A span that does not parse, and a cut in the middle of a value.
+      text.replace("},\n    {", "},\n    {,"),
+      text.replace("}\n  ]", "} \n  ]"),
+    ];
+    for (const variant of misleading) {
+      const read = parseByTools(variant);
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(variant);
+      } catch {
+        expect(read).toBeUndefined();
+        continue;
+      }
+      if (read) expect(read.data).toEqual(parsed as never);
+    }
+  });
+
+  test("never disagree with JSON.parse on random edits of a lockfile's text", () => {
+    const text = serializeContract(syntheticPair(2)[0] as Contract);
+    const pieces = ["},\n    {", "}\n  ]", '\n  "tools": [\n    {', ",", "[", "]", "{", "}", '"', " ", "\n", "0"];
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(fc.nat({ max: text.length }), fc.constantFrom(...pieces), fc.nat({ max: 3 })), {
+          maxLength: 3,
+        }),
+        (edits) => {
+          let variant = text;
+          for (const [at, piece, cut] of edits) variant = variant.slice(0, at) + piece + variant.slice(at + cut);
+          const read = parseByTools(variant);
+          let parsed: unknown;
+          try {
+            parsed = JSON.parse(variant);
+          } catch {
+            expect(read).toBeUndefined();
+            return;
+          }
+          if (read) expect(read.data).toEqual(parsed as never);
+        },
+      ),
+      { seed: 20261201, numRuns: 400 },
+    );
+  });
+
+  test("a tool of the second lockfile the first one holds too is one object, the others are not", () => {
+    const [before, after] = syntheticPair(40) as [Contract, Contract];
+    const a = parseContract(serializeContract(before), "a.json", { share: true });
+    const b = parseContract(serializeContract(after), "b.json", { share: true });
+    const shared = b.tools.filter((tool) => a.tools.includes(tool));
+    expect(shared.length).toBeGreaterThan(30);
+    expect(shared.length).toBeLessThan(40);
+    // Without `share` (the library API: its callers may modify what they get) nothing is shared.
+    const own = parseContract(serializeContract(after), "b.json");
+    expect(own.tools.filter((tool) => a.tools.includes(tool) || b.tools.includes(tool))).toEqual([]);
+    expect(own).toEqual(b);
+    // The diff is the same as between copies that share nothing.
+    const fresh = (c: Contract) => JSON.parse(serializeContract(c)) as Contract;
+    expect(diffContracts(a, b)).toEqual(diffContracts(fresh(before), fresh(after)));
+  });
+
+  test("a tool changed without changing its length or name is not shared", () => {
+    const [before] = syntheticPair(5);
+    const text = serializeContract(before);
+    const at = text.indexOf('"description": "', text.indexOf('"name": "tool_00002"')) + 16;
+    const edited = `${text.slice(0, at)}${text[at] === "X" ? "Y" : "X"}${text.slice(at + 1)}`;
+    const a = parseContract(text, "a.json", { share: true });
+    const b = parseContract(edited, "b.json", { share: true });
+    expect(b.tools.filter((tool) => a.tools.includes(tool)).length).toBe(4);
+    const changes = diffContracts(a, b);
+    expect(changes.map((c) => [c.rule, c.target.name])).toEqual([["description-changed", "tool_00002"]]);
+  });
+
+  test("sharing hides no problem of the second lockfile", () => {
+    const [before] = syntheticPair(5);
+    const good = serializeContract(before);
+    const broken = [
+      // A shared tool beside a broken one, a broken top-level field, a tool turned into a problem.
+      good.replace('"lockfileVersion": 1', '"lockfileVersion": "1"'),
+      good.replace('"resources": []', '"resources": [{"uri": 5}]'),
+      good.replace('"name": "tool_00003"', '"name": 7'),
+      good.replace(/"type": "object"/, '"type": "object", "x": 1e999'),
+      good.replace(/"inputSchema": \{/, '"inputSchema": 5, "was": {'),
+    ];
+    const unrelated = readFileSync(join(ROOT, "tests/fixtures/published/filesystem-2025.8.21.contract.json"), "utf8");
+    for (const text of broken) {
+      // Read right after the good file (sharing its tools), and after one that shares nothing.
+      parseContract(good, "a.json", { share: true });
+      const shared = outcome(text);
+      parseContract(unrelated, "other.json", { share: true });
+      const alone = outcome(text);
+      expect(shared).toBe(alone);
+      expect(shared.startsWith("error: ")).toBe(true);
+    }
+  });
+});
