@@ -6,7 +6,7 @@
 import { isJsonObject, type Json } from "../contract/model.ts";
 
 /** Keywords whose value is one subschema (`items` may also be a draft-07 list). */
-const ONE_SCHEMA = [
+export const ONE_SCHEMA = [
   "additionalProperties",
   "unevaluatedProperties",
   "propertyNames",
@@ -21,9 +21,16 @@ const ONE_SCHEMA = [
   "items",
 ];
 /** Keywords whose value is a list of subschemas. */
-const SCHEMA_LIST = ["allOf", "anyOf", "oneOf", "prefixItems"];
+export const SCHEMA_LIST = ["allOf", "anyOf", "oneOf", "prefixItems"];
 /** Keywords whose value maps names to subschemas (draft-07 `dependencies` may also map to lists of names). */
-const SCHEMA_MAP = ["properties", "patternProperties", "$defs", "definitions", "dependentSchemas", "dependencies"];
+export const SCHEMA_MAP = [
+  "properties",
+  "patternProperties",
+  "$defs",
+  "definitions",
+  "dependentSchemas",
+  "dependencies",
+];
 
 /** Call `visit` for each direct subschema of `node`, with the pointer segments that lead to it. */
 export function forEachSubschema(

@@ -19,6 +19,11 @@ import {
   type Norm,
   normalize,
 } from "../normalize.ts";
+import {
+  ONE_SCHEMA as ONE_SCHEMA_KEYS,
+  SCHEMA_LIST as SCHEMA_LIST_KEYS,
+  SCHEMA_MAP as SCHEMA_MAP_KEYS,
+} from "../subschemas.ts";
 import { VALIDATION_KEYWORDS } from "./annotations.ts";
 import { type Context, compareNode, emit, equivalent, findingsOf, type SchemaChange, show } from "./context.ts";
 import { inline } from "./refs.ts";
@@ -60,22 +65,10 @@ export function distributeUnion(norm: Norm): Norm {
   return { ...normalize({ ...annotations, [key]: branches }), nullable: norm.nullable };
 }
 
-/** Subschema positions (see ../subschemas.ts): one schema, a list of schemas, a map of names to schemas. */
-const ONE_SCHEMA = new Set([
-  "additionalProperties",
-  "unevaluatedProperties",
-  "propertyNames",
-  "additionalItems",
-  "unevaluatedItems",
-  "contains",
-  "not",
-  "if",
-  "then",
-  "else",
-  "items",
-]);
-const SCHEMA_LIST = new Set(["allOf", "anyOf", "oneOf", "prefixItems"]);
-const SCHEMA_MAP = new Set(["properties", "patternProperties", "dependentSchemas", "dependencies"]);
+/** Subschema positions: one schema, a list of schemas, a map of names to schemas. */
+const ONE_SCHEMA = new Set(ONE_SCHEMA_KEYS);
+const SCHEMA_LIST = new Set(SCHEMA_LIST_KEYS);
+const SCHEMA_MAP = new Set(SCHEMA_MAP_KEYS);
 
 const meaningTexts = new WeakMap<object, string>();
 /**
