@@ -26,6 +26,9 @@ const COMMANDS: Record<string, () => Promise<CommandUnknownOpts>> = {
   completions: async () => (await import("./completions.ts")).completionsCommand(),
 };
 
+/** Command aliases (each also declared on its command with .alias), so the line loads the right module. */
+const ALIASES: Record<string, string> = { verify: "check" };
+
 /** Global options that take a value in the next word (`--color always`). */
 const ROOT_VALUE_OPTIONS = new Set(["--color"]);
 
@@ -54,7 +57,7 @@ export function invokedCommand(args: readonly string[]): string {
       continue;
     }
     if (Object.hasOwn(COMMANDS, arg)) return arg;
-    if (arg === "verify") return "check"; // mcp-query's name for check (its alias)
+    if (Object.hasOwn(ALIASES, arg)) return ALIASES[arg] as string;
     const next = args[i + 1];
     if (arg === "help" && next !== undefined && Object.hasOwn(COMMANDS, next)) return next;
     return "all";
@@ -73,7 +76,9 @@ export async function buildProgram(argv?: readonly string[]) {
       "Guard the interface of MCP servers: snapshot a server's surface into a committed lockfile (mcp.contract.json) and fail CI when it drifts in a way that breaks clients.",
     )
     .version(VERSION, "-V, --version", "print the version")
-    .addOption(new Option("-q, --quiet", "print only errors: no report on stdout unless --format asks for one"))
+    .addOption(
+      new Option("-q, --quiet", "print only errors: no report, warning or summary unless --format asks for one"),
+    )
     .addOption(new Option("-v, --verbose", "print details: protocol phases, the server's stderr, stack traces"))
     .addOption(
       new Option("--color <when>", "colour output")

@@ -15,6 +15,7 @@
  * Tools are returned as they are when nothing applies, so a same-era diff is untouched. Pure.
  */
 import { type Contract, eraOf, isJsonObject, type Json, type JsonObject, type Tool } from "../contract/model.ts";
+import { SCHEMA_MAP } from "../schema/subschemas.ts";
 import { taskEncodingMoved, withoutTaskSupport } from "./extensions.ts";
 
 export function alignTools(oldC: Contract, newC: Contract): [Tool[], Tool[]] {
@@ -66,14 +67,7 @@ function wrapped(schema: Json | undefined): Json | undefined {
 /** Keywords whose values are data, not subschemas: a `$ref` inside is a literal. */
 const DATA_KEYS = new Set(["const", "enum", "default", "examples"]);
 /** Keywords whose values map names to subschemas. */
-const NAME_MAPS = new Set([
-  "properties",
-  "patternProperties",
-  "$defs",
-  "definitions",
-  "dependentSchemas",
-  "dependencies",
-]);
+const NAME_MAPS = new Set(SCHEMA_MAP);
 
 /** The SDK's rewrite in reverse: `#/properties/result…` → `#…`, position-aware and `$id`-scoped as it is. */
 function unrewrite(node: Json, inNameMap: boolean): Json {

@@ -26,19 +26,11 @@
  * Pure; no I/O.
  */
 import { dereference, format, type Schema, validate } from "@cfworker/json-schema";
-import META_2020_APPLICATOR from "ajv/dist/refs/json-schema-2020-12/meta/applicator.json" with { type: "json" };
-import META_2020_CONTENT from "ajv/dist/refs/json-schema-2020-12/meta/content.json" with { type: "json" };
-import META_2020_CORE from "ajv/dist/refs/json-schema-2020-12/meta/core.json" with { type: "json" };
-import META_2020_FORMAT from "ajv/dist/refs/json-schema-2020-12/meta/format-annotation.json" with { type: "json" };
-import META_2020_META_DATA from "ajv/dist/refs/json-schema-2020-12/meta/meta-data.json" with { type: "json" };
-import META_2020_UNEVALUATED from "ajv/dist/refs/json-schema-2020-12/meta/unevaluated.json" with { type: "json" };
-import META_2020_VALIDATION from "ajv/dist/refs/json-schema-2020-12/meta/validation.json" with { type: "json" };
-import META_2020 from "ajv/dist/refs/json-schema-2020-12/schema.json" with { type: "json" };
-import META_07 from "ajv/dist/refs/json-schema-draft-07.json" with { type: "json" };
 import { isJsonObject, type Json, type JsonObject } from "../../contract/model.ts";
 import { compileRegex, RegexUndecidable } from "../regex.ts";
 import { forEachSubschema } from "../subschemas.ts";
 import { plainlyMetaValid } from "./meta-check.ts";
+import { META_07, META_2020, META_2020_VOCABULARIES } from "./meta-schemas.ts";
 
 /** Keywords that send a schema to ajv (see the module comment). */
 const AJV_ONLY = new Set([
@@ -288,16 +280,7 @@ function metaValidator(dialect: InterpretedDialect): (schema: JsonObject) => boo
     const lookup = dereference(own);
     return (schema) => validate(schema, own, "7", lookup).valid;
   }
-  const vocabularies = [
-    META_2020_APPLICATOR,
-    META_2020_CONTENT,
-    META_2020_CORE,
-    META_2020_FORMAT,
-    META_2020_META_DATA,
-    META_2020_UNEVALUATED,
-    META_2020_VALIDATION,
-  ];
-  const [top, ...rest] = [META_2020, ...vocabularies].map((doc) => staticMeta(structuredClone(doc) as Json));
+  const [top, ...rest] = [META_2020, ...META_2020_VOCABULARIES].map((doc) => staticMeta(structuredClone(doc) as Json));
   const lookup = dereference(top as Schema);
   for (const doc of rest) dereference(doc as Schema, lookup);
   return (schema) => validate(schema, top as Schema, "2020-12", lookup).valid;

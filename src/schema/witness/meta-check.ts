@@ -18,16 +18,8 @@
  * schemas, valid and broken. Pure; no I/O.
  */
 import { format } from "@cfworker/json-schema";
-import META_2020_APPLICATOR from "ajv/dist/refs/json-schema-2020-12/meta/applicator.json" with { type: "json" };
-import META_2020_CONTENT from "ajv/dist/refs/json-schema-2020-12/meta/content.json" with { type: "json" };
-import META_2020_CORE from "ajv/dist/refs/json-schema-2020-12/meta/core.json" with { type: "json" };
-import META_2020_FORMAT from "ajv/dist/refs/json-schema-2020-12/meta/format-annotation.json" with { type: "json" };
-import META_2020_META_DATA from "ajv/dist/refs/json-schema-2020-12/meta/meta-data.json" with { type: "json" };
-import META_2020_UNEVALUATED from "ajv/dist/refs/json-schema-2020-12/meta/unevaluated.json" with { type: "json" };
-import META_2020_VALIDATION from "ajv/dist/refs/json-schema-2020-12/meta/validation.json" with { type: "json" };
-import META_2020 from "ajv/dist/refs/json-schema-2020-12/schema.json" with { type: "json" };
-import META_07 from "ajv/dist/refs/json-schema-draft-07.json" with { type: "json" };
 import { isJsonObject, type Json } from "../../contract/model.ts";
+import { META_07, META_2020, META_2020_VOCABULARIES } from "./meta-schemas.ts";
 
 /** What a keyword's value must be, in the meta-schema's terms. */
 type Form =
@@ -121,16 +113,7 @@ const DIALECTS: Record<"07" | "2020", Dialect> = {
       ["deprecated", "boolean"],
       ["writeOnly", "boolean"],
     ]),
-    declared: keysOf(
-      META_2020,
-      META_2020_APPLICATOR,
-      META_2020_CONTENT,
-      META_2020_CORE,
-      META_2020_FORMAT,
-      META_2020_META_DATA,
-      META_2020_UNEVALUATED,
-      META_2020_VALIDATION,
-    ),
+    declared: keysOf(META_2020, ...META_2020_VOCABULARIES),
   },
 };
 
