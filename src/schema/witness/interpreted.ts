@@ -137,18 +137,25 @@ export function interpretable(root: JsonObject, dialect: InterpretedDialect = "0
   };
   visit(root, 0);
   if (!eligible) return false;
-  const resolved = refs.every((ref) => {
+  const targets: JsonObject[] = [];
+  for (const ref of refs) {
     const target = resolvePointer(root, ref);
-    return target === true || target === false || (target !== undefined && nodes.has(target));
-  });
-  return resolved && !loopsInPlace(root, nodes);
+    if (target === true || target === false) continue;
+    if (target === undefined || !nodes.has(target)) return false;
+    targets.push(target as JsonObject);
+  }
+  return !loopsInPlace(root, nodes, targets);
 }
 
 /** Keywords that apply a subschema to the value itself, not to a part of it. */
 const IN_PLACE = ["allOf", "anyOf", "oneOf", "not", "if", "then", "else"];
 
-/** Whether following in-place subschemas and references from some node leads back to it. */
-function loopsInPlace(root: Json, nodes: Set<Json>): boolean {
+/**
+ * Whether following in-place subschemas and references from some node leads back to it. An
+ * in-place subschema is a child in the JSON tree, so every such loop takes a reference: it
+ * passes through a reference's target, and searching from the targets alone finds it.
+ */
+function loopsInPlace(root: Json, nodes: Set<Json>, targets: readonly JsonObject[]): boolean {
   const state = new Map<Json, "open" | "done">();
   const next = (node: JsonObject): Json[] => {
     const out: Json[] = [];
@@ -172,7 +179,7 @@ function loopsInPlace(root: Json, nodes: Set<Json>): boolean {
     state.set(node, "done");
     return found;
   };
-  for (const node of nodes) if (loops(node as JsonObject)) return true;
+  for (const node of targets) if (loops(node)) return true;
   return false;
 }
 
@@ -193,10 +200,10 @@ export function interpretedCheck(
   const draft = dialect === "07" ? "7" : "2020-12";
   // Most schemas are plainly valid (meta-check.ts): the meta-schema walk is for the rest.
   if (!plainlyMetaValid(schema, dialect) && !metaSchemaAccepts(schema, dialect)) return null;
-  // cfworker annotates the schema objects it dereferences: it gets its own copy.
-  const own = structuredClone(schema) as JsonObject;
-  boundPatterns(own);
-  const lookup = localLookup(own) ?? dereference(own as Schema);
+  // cfworker annotates the schema objects it dereferences, and patterns are rewritten below:
+  // it gets its own copy (a plain JSON copy: structuredClone is several times slower here).
+  const own = copyJson(schema) as JsonObject;
+  const lookup = prepare(own) ?? dereference(own as Schema);
   return (value) => {
     const undecided = { seen: false };
     asking = undecided;
@@ -210,31 +217,62 @@ export function interpretedCheck(
   };
 }
 
+/** A copy of a JSON value (no aliasing in, none out); structuredClone where it nests too deep to recurse. */
+function copyJson(value: Json): Json {
+  const copy = (node: Json, depth: number): Json => {
+    if (typeof node !== "object" || node === null) return node;
+    if (depth > COPY_DEPTH) throw new RangeError("too deep");
+    if (Array.isArray(node)) {
+      const out = new Array<Json>(node.length);
+      for (let i = 0; i < node.length; i++) out[i] = copy(node[i] as Json, depth + 1);
+      return out;
+    }
+    const out: JsonObject = {};
+    for (const key of Object.keys(node)) out[key] = copy(node[key] as Json, depth + 1);
+    return out;
+  };
+  try {
+    return copy(value, 0);
+  } catch (error) {
+    if (!(error instanceof RangeError)) throw error;
+    return structuredClone(value);
+  }
+}
+
+/** JSON nesting a recursive copy follows before handing the value to structuredClone. */
+const COPY_DEPTH = 2_000;
+
 /**
- * The look-up table cfworker's validate reads, for a schema whose references are all local
- * plain pointers (interpretable() admits no others): each `$ref` string to its target. validate
- * reads the table only to follow a `$ref` (by its text, as nothing here annotated the nodes with
- * absolute URIs), so this answers as dereference() would without walking and annotating every
- * node. Undefined when a reference does not resolve (dereference() then decides, as before).
+ * One walk over the copy cfworker gets: each `pattern` becomes a format that runs the bounded
+ * matcher, and the look-up table validate reads is built (undefined when it cannot be, see
+ * below; dereference() then decides).
+ *
+ * The table: for a schema whose references are all local plain pointers (interpretable()
+ * admits no others), each `$ref` string to its target. validate reads the table only to
+ * follow a `$ref` (by its text, as nothing here annotated the nodes with absolute URIs), so
+ * this answers as dereference() would without walking and annotating every node.
  */
-function localLookup(root: JsonObject): Record<string, Schema | boolean> | undefined {
+function prepare(root: JsonObject): Record<string, Schema | boolean> | undefined {
   const lookup: Record<string, Schema | boolean> = Object.create(null);
-  const seen = new Set<Json>();
+  const refs: string[] = [];
   let resolved = true;
   const visit = (node: Json): void => {
-    if (!resolved || !isJsonObject(node) || seen.has(node)) return;
-    seen.add(node);
+    if (!isJsonObject(node)) return;
     // validate reads a node's own __absolute_ref__ before its $ref: such a schema gets dereference().
     if (Object.hasOwn(node, "__absolute_ref__")) resolved = false;
-    else if (typeof node.$ref === "string") {
-      const target = resolvePointer(root, node.$ref);
-      if (target === true || target === false || isJsonObject(target)) lookup[node.$ref] = target as Schema | boolean;
-      else resolved = false;
-    }
+    else if (typeof node.$ref === "string") refs.push(node.$ref);
+    if (typeof node.pattern === "string") boundPattern(node, node.pattern);
     forEachSubschema(node, visit);
   };
   visit(root);
-  return resolved ? lookup : undefined;
+  if (!resolved) return undefined;
+  // Resolved after the walk: a target's pattern is rewritten in place, so its identity holds.
+  for (const ref of refs) {
+    const target = resolvePointer(root, ref);
+    if (target === true || target === false || isJsonObject(target)) lookup[ref] = target as Schema | boolean;
+    else return undefined;
+  }
+  return lookup;
 }
 
 /** Format names that stand for patterns: none of cfworker's, nor any a schema could use here (formats go to ajv). */
@@ -242,28 +280,23 @@ const PATTERN_FORMAT = "mcp-contract:pattern:";
 /** The check under way, told when one of its pattern tests runs out of budget. */
 let asking: { seen: boolean } | undefined;
 
-/** Replace each `pattern` of a schema (in schema positions) by a format that runs the bounded matcher. */
-function boundPatterns(node: Json, seen = new Set<Json>()): void {
-  if (!isJsonObject(node) || seen.has(node)) return;
-  seen.add(node);
-  if (typeof node.pattern === "string") {
-    const name = PATTERN_FORMAT + node.pattern;
-    if (!format[name]) {
-      const re = compileRegex(node.pattern);
-      format[name] = (text) => {
-        try {
-          return re?.test(text) ?? true;
-        } catch (error) {
-          if (!(error instanceof RegexUndecidable)) throw error;
-          if (asking) asking.seen = true;
-          return true;
-        }
-      };
-    }
-    delete node.pattern;
-    node.format = name;
+/** Replace a node's `pattern` by a format that runs the bounded matcher. */
+function boundPattern(node: JsonObject, pattern: string): void {
+  const name = PATTERN_FORMAT + pattern;
+  if (!format[name]) {
+    const re = compileRegex(pattern);
+    format[name] = (text) => {
+      try {
+        return re?.test(text) ?? true;
+      } catch (error) {
+        if (!(error instanceof RegexUndecidable)) throw error;
+        if (asking) asking.seen = true;
+        return true;
+      }
+    };
   }
-  forEachSubschema(node, (child) => boundPatterns(child, seen));
+  delete node.pattern;
+  node.format = name;
 }
 
 const metas: Partial<Record<InterpretedDialect, (schema: JsonObject) => boolean>> = {};

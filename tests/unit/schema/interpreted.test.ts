@@ -135,8 +135,20 @@ describe("the interpreting validator answers as ajv does", () => {
       { $ref: "#/definitions/missing" },
       { properties: { a: { $id: "https://example.com/a", type: "string" } } },
       { not: { $ref: "#" }, enum: ["metric"] },
+      // A loop of in-place references away from the root, through two definitions.
+      {
+        $defs: { a: { anyOf: [{ $ref: "#/$defs/b" }] }, b: { allOf: [{ not: { $ref: "#/$defs/a" } }] } },
+        properties: { x: { $ref: "#/$defs/a" } },
+      },
     ];
     for (const schema of ajvOnly) expect(interpretable(schema)).toBe(false);
+    // Recursion that descends into the value is no loop.
+    expect(
+      interpretable({
+        $defs: { a: { anyOf: [{ type: "string" }, { type: "array", items: { $ref: "#/$defs/a" } }] } },
+        properties: { x: { $ref: "#/$defs/a" } },
+      }),
+    ).toBe(true);
     // ajv's readings, which the interpreted path would have got wrong.
     expect(validatorFor({ $schema: DRAFT_07, type: "number", multipleOf: 0.1 } as JsonObject)?.(0.3)).toBe(false);
     expect(validatorFor({ $schema: DRAFT_07, type: "string", nullable: true } as JsonObject)?.(null)).toBe(true);
