@@ -48,10 +48,20 @@ const ROOT = resolve(import.meta.dir, "..");
  * Identifiers unminified and a source map embedded: --verbose stack traces name our functions and
  * src/ lines. --splitting: each lazily imported module is its own chunk, whose imports (Node
  * built-ins too) load only when it does; in one file every import is hoisted to start-up.
+ * A compiled Bun binary would otherwise read `.env` and `bunfig.toml` from the working
+ * directory at start: a checkout's `.env` would change our environment (and every server's we
+ * spawn), its bunfig `preload` would run its code inside ours, and finding them reads every
+ * entry of each directory above the working directory (27M instructions for a hello-world
+ * under /tmp here, 3.4M without). tsconfig and package.json loading are off by default; said
+ * here so that no default can turn them on.
  */
 export const COMPILE_FLAGS = [
   "build",
   "--compile",
+  "--no-compile-autoload-dotenv",
+  "--no-compile-autoload-bunfig",
+  "--no-compile-autoload-tsconfig",
+  "--no-compile-autoload-package-json",
   "--splitting",
   "--minify-syntax",
   "--minify-whitespace",
