@@ -53,7 +53,9 @@ const ROOT = resolve(import.meta.dir, "..");
  * spawn), its bunfig `preload` would run its code inside ours, and finding them reads every
  * entry of each directory above the working directory (27M instructions for a hello-world
  * under /tmp here, 3.4M without). tsconfig and package.json loading are off by default; said
- * here so that no default can turn them on.
+ * here so that no default can turn them on. --compile-jit-policy: the binary starts with the
+ * JIT's tier-up thresholds scaled up, and big inputs go back to the normal policy
+ * (src/cli/jit-policy.ts).
  */
 export const COMPILE_FLAGS = [
   "build",
@@ -62,6 +64,7 @@ export const COMPILE_FLAGS = [
   "--no-compile-autoload-bunfig",
   "--no-compile-autoload-tsconfig",
   "--no-compile-autoload-package-json",
+  "--compile-jit-policy=16",
   "--splitting",
   "--minify-syntax",
   "--minify-whitespace",

@@ -2,6 +2,7 @@
 import type { Contract } from "../contract/model.ts";
 import { parseContract } from "../contract/read.ts";
 import type { ReportFile } from "../report/context.ts";
+import { prepareForInput } from "./jit-policy.ts";
 import { readUserFile } from "./read-user-file.ts";
 
 export interface LockfileRead {
@@ -16,6 +17,7 @@ export function readLockfile(path: string, role: string): LockfileRead {
     aKind: "a lockfile",
     theKind: `the ${role} lockfile`,
   });
+  prepareForInput(text.length);
   // The commands never modify a lockfile's contract: two lockfiles of one run may share tools.
   return { contract: parseContract(text, path, { share: true }), file: { path, text } };
 }
