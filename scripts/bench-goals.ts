@@ -36,6 +36,8 @@ export interface GoalOptions {
   bigRuns: number;
   captureRuns: number;
   tools: number;
+  /** Also count instructions of the small goals under callgrind (needs valgrind). */
+  instructions?: boolean;
 }
 
 interface Sample {
@@ -105,6 +107,46 @@ function printGoals(lines: GoalLine[]): void {
       console.log(`    ${r.label.padEnd(8)} ${r.ratio.toFixed(2).padStart(6)}×  ${mark}   ${r.detail}`);
     }
   }
+}
+
+/**
+ * Instructions one run executes, all threads (the JIT's too), counted by callgrind: the same
+ * whatever else the machine runs, unlike time. Not a time: page faults and waiting on the
+ * disk are not in it, so a ratio of instructions runs above the ratio of times.
+ */
+function instructionsOf(cmd: string[]): number {
+  const proc = Bun.spawnSync(
+    ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", "--smc-check=all", ...cmd],
+    {
+      cwd: ROOT,
+      stdout: "ignore",
+      stderr: "pipe",
+    },
+  );
+  const refs = /refs:\s+([\d,]+)/.exec(proc.stderr.toString())?.[1];
+  if (refs === undefined) throw new Error(`valgrind did not count ${cmd.join(" ")}: is valgrind installed?`);
+  return Number(refs.replaceAll(",", ""));
+}
+
+/** The small goals' commands in instructions, against hello-world's: printed beside the goals, not judged. */
+function instructionCounts(hello: string, bins: GoalOptions["bins"]): string[] {
+  const h = instructionsOf([hello]);
+  const m = (n: number) => `${(n / 1e6).toFixed(1)}M`;
+  const out = [
+    `\nInstructions (callgrind, all threads), against hello-world's ${m(h)}: not the goals, a steady view of them`,
+  ];
+  for (const [what, args] of [
+    ["--version", ["--version"]],
+    ["diff of the typical pair", ["diff", ...TYPICAL]],
+    ["diff of the witness-heaviest pair", ["diff", ...WITNESSED]],
+  ] as const) {
+    out.push(`  ${what}`);
+    for (const bin of bins) {
+      const n = instructionsOf([bin.path, ...args]);
+      out.push(`    ${bin.label.padEnd(8)} ${(n / h).toFixed(2).padStart(6)}×  ${m(n)}`);
+    }
+  }
+  return out;
 }
 
 /** Spawn → the last list reply, for a stdio server on its own: a minimal client, no SDK. */
@@ -203,6 +245,8 @@ export async function goalsBenchmark(options: GoalOptions): Promise<void> {
     });
   }
 
+  const counted = options.instructions ? instructionCounts(hello, bins) : [];
+
   // Big files.
   const [before, after] = syntheticPair(options.tools);
   const a = join(tmp, "goal-a.json");
@@ -267,4 +311,5 @@ export async function goalsBenchmark(options: GoalOptions): Promise<void> {
     });
   }
   printGoals(lines);
+  for (const line of counted) console.log(line);
 }

@@ -10,6 +10,8 @@
  *                                             the goals of issue #18 as ratios, this build and an older one
  *   --bin PATH     measure this binary instead of dist/mcp-contract
  *   --tools N      tools in the big synthetic lockfiles of the goals (default 10000)
+ *   --instructions also count the small goals' instructions under valgrind (callgrind): the
+ *                  same figure however loaded the machine is
  *
  * Every benchmark is one function in BENCHMARKS below that returns rows for the table;
  * add new ones (e.g. diffing big lockfiles) the same way.
@@ -46,10 +48,19 @@ interface Options {
   only: string[] | null;
   before?: string;
   tools: number;
+  instructions: boolean;
 }
 
 function parseOptions(argv: string[]): Options {
-  const opts: Options = { runs: 30, captureRuns: 10, memRuns: 5, warmup: 2, only: null, tools: 10_000 };
+  const opts: Options = {
+    runs: 30,
+    captureRuns: 10,
+    memRuns: 5,
+    warmup: 2,
+    only: null,
+    tools: 10_000,
+    instructions: false,
+  };
   const int = (flag: string, value: string | undefined, min: number): number => {
     const n = Number(value);
     if (!Number.isInteger(n) || n < min) fail(`${flag} needs an integer >= ${min}, got ${value ?? "nothing"}`);
@@ -65,9 +76,10 @@ function parseOptions(argv: string[]): Options {
     else if (arg === "--before") opts.before = resolve(argv[++i] ?? fail("--before needs a binary"));
     else if (arg === "--bin") BIN = resolve(argv[++i] ?? fail("--bin needs a binary"));
     else if (arg === "--tools") opts.tools = int(arg, argv[++i], 1);
+    else if (arg === "--instructions") opts.instructions = true;
     else if (arg === "-h" || arg === "--help") {
       console.log(
-        "usage: bun scripts/bench.ts [--runs N=30] [--capture-runs N=10] [--mem-runs N=5] [--warmup N=2] [--only a,b] [--bin BIN] [--before BIN] [--tools N=10000]",
+        "usage: bun scripts/bench.ts [--runs N=30] [--capture-runs N=10] [--mem-runs N=5] [--warmup N=2] [--only a,b] [--bin BIN] [--before BIN] [--tools N=10000] [--instructions]",
       );
       console.log(`benchmarks: ${BENCHMARKS.map((b) => b.name).join(", ")}`);
       process.exit(0);
@@ -319,6 +331,7 @@ const BENCHMARKS: Benchmark[] = [
         bigRuns: 3,
         captureRuns: ctx.opts.captureRuns,
         tools: ctx.opts.tools,
+        instructions: ctx.opts.instructions,
       });
       return [];
     },
