@@ -44,6 +44,31 @@ export async function cachedAuthorization(url: URL): Promise<CachedAuthorization
 }
 
 /**
+ * After the server answered 401 to the stored token `used` though it had not expired (revoked,
+ * or the server restarted and forgot it): a new token, when the sign-in can get one without a
+ * person (a refresh token, or client credentials), or another process already got one; else
+ * undefined, and the 401 is explained as before. Asked once per capture.
+ */
+export async function renewRejected(url: URL, used: CachedAuthorization): Promise<CachedAuthorization | undefined> {
+  const found = findCredential(url);
+  if (!found) return undefined;
+  try {
+    const credential = await withLock(found.path, async () => {
+      const current = readCredential(found.path) ?? found.credential;
+      if (current.accessToken !== used.token && !isExpired(current)) return current;
+      if (!current.refreshToken && current.grant !== "client_credentials") return undefined;
+      const { refreshCredential } = await import("./signin.ts");
+      return refreshCredential(current);
+    });
+    if (!credential || credential.accessToken === used.token) return undefined;
+    return { token: credential.accessToken, scopes: credential.scopes, issuer: credential.issuer };
+  } catch {
+    // A refused refresh leaves the 401's own explanation: sign in again.
+    return undefined;
+  }
+}
+
+/**
  * Whether the access token is expired, or will be within a minute (the time a capture may take);
  * for a token that lives less than two minutes, within half its lifetime.
  */
@@ -105,8 +130,18 @@ export async function withStoredToken(
 ): Promise<{ target: Target; used: CachedAuthorization | undefined }> {
   if (!takesStoredToken(target)) return { target, used: undefined };
   const used = await cachedAuthorization(target.url);
-  if (!used) return { target, used };
-  return { target: { ...target, headers: { ...target.headers, Authorization: `Bearer ${used.token}` } }, used };
+  return { target: withToken(target, used), used };
+}
+
+/** The target with this token as its Authorization header. */
+export function withToken(target: Target, used: CachedAuthorization | undefined): Target {
+  if (!used || target.kind !== "http") return target;
+  return { ...target, headers: { ...target.headers, Authorization: `Bearer ${used.token}` } };
+}
+
+/** Whether a capture failed on HTTP 401. */
+export function isUnauthorized(error: unknown): boolean {
+  return (error as { status?: unknown } | undefined)?.status === 401;
 }
 
 /** A capture's failure: a 401 explained with what OAuth discovery finds; anything else as it was. */

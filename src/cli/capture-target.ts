@@ -29,17 +29,39 @@ export async function captureTarget(
   ui: Ui,
   options: CaptureOptions = {},
 ): Promise<CaptureResult> {
-  const { clientCapabilities, timeoutMs, maxResponseBytes, era } = resolved;
   // An HTTP target given no Authorization uses a stored `mcp-contract auth` sign-in (refreshed if expired).
-  const auth = resolved.target.kind === "http" ? await import("../auth/cached.ts") : undefined;
-  const signIn = auth ? await auth.withStoredToken(resolved.target) : undefined;
-  const target = signIn?.target ?? resolved.target;
-  /** A 401 names the authorization server and `mcp-contract auth` (src/auth/cached.ts). */
-  const explained = async (error: unknown): Promise<never> => {
-    throw auth ? await auth.explainCaptureFailure(error, resolved.target, signIn?.used) : error;
-  };
+  const http = resolved.target;
+  if (http.kind !== "http") return captureWith(resolved, http, undefined, ui, options);
+  const auth = await import("../auth/cached.ts");
+  let { target, used } = await auth.withStoredToken(http);
+  try {
+    return await captureWith(resolved, target, used, ui, options).catch(async (error: unknown) => {
+      // A 401 to a stored token that had not expired (revoked, or forgotten by a restarted
+      // server): once, with a new token when the sign-in can get one without a person.
+      const renewed = used && auth.isUnauthorized(error) ? await auth.renewRejected(http.url, used) : undefined;
+      if (!renewed) throw error;
+      ui.debug("the server refused the stored OAuth token: refreshed it, capturing again");
+      used = renewed;
+      target = auth.withToken(resolved.target, renewed);
+      return captureWith(resolved, target, used, ui, options);
+    });
+  } catch (error) {
+    /** A 401 names the authorization server and `mcp-contract auth` (src/auth/cached.ts). */
+    throw await auth.explainCaptureFailure(error, resolved.target, used);
+  }
+}
+
+/** One capture of `target` (the resolved one, with a stored token's Authorization when `used`). */
+async function captureWith(
+  resolved: ResolvedTarget,
+  target: ResolvedTarget["target"],
+  used: { scopes: string[]; issuer: string } | undefined,
+  ui: Ui,
+  options: CaptureOptions,
+): Promise<CaptureResult> {
+  const { clientCapabilities, timeoutMs, maxResponseBytes, era } = resolved;
   ui.addSecrets(targetSecrets(target));
-  if (signIn?.used) ui.debug(`using the stored OAuth sign-in to ${signIn.used.issuer} (mcp-contract auth --status)`);
+  if (used) ui.debug(`using the stored OAuth sign-in to ${used.issuer} (mcp-contract auth --status)`);
   for (const note of resolved.notes ?? []) ui.debug(note);
   const started = performance.now();
   const where = describeTarget(target);
@@ -72,16 +94,16 @@ export async function captureTarget(
       onKillSwitch: (kill) => {
         killNow = kill;
       },
-    }).catch(explained);
+    });
     killNow = open.killNow;
     try {
-      const captured = await captureSurface(open.session, clientCapabilities, { ...options, era }).catch(explained);
+      const captured = await captureSurface(open.session, clientCapabilities, { ...options, era });
       const { value: contract, found } = maskHeldSecrets(captured);
       if (found.length) ui.warn(echoedSecretWarning(found));
       // The names, never the values, of what the capture was given: a surface can depend on them.
       if (resolved.given?.env.length) contract.capture.env = resolved.given.env;
       if (resolved.given?.headers.length) contract.capture.headers = resolved.given.headers;
-      if (signIn?.used?.scopes.length) contract.capture.scopes = signIn.used.scopes;
+      if (used?.scopes.length) contract.capture.scopes = used.scopes;
       return { contract, transport: open.transport, elapsedMs: performance.now() - started };
     } finally {
       ui.progress(`closing ${where}`);

@@ -301,14 +301,34 @@ describe("auth: browser sign-in", () => {
     expect((await server.stats()).tokenRequests).toHaveLength(0);
   }, 60_000);
 
-  test("a stored token the server rejects: exit 3, sign in again", async () => {
+  test("a stored token the server rejects: refreshed once and captured again", async () => {
     const server = await startFixture();
     const xdg = tempDir();
     expect((await runCli(["auth", "--url", server.url, "--no-open"], { XDG_CONFIG_HOME: xdg }, "follow")).code).toBe(0);
     const file = credentialFiles(xdg)[0] as string;
     const revoked = "at-revoked-0123456789abcdef";
-    writeFileSync(file, JSON.stringify({ ...JSON.parse(readFileSync(file, "utf8")), accessToken: revoked }));
+    const stored = JSON.parse(readFileSync(file, "utf8"));
+    writeFileSync(file, JSON.stringify({ ...stored, accessToken: revoked }));
+    const result = await runCli(["snapshot", "-o", "-", "--url", server.url, "--verbose"], { XDG_CONFIG_HOME: xdg });
+    expect(result.code).toBe(0);
+    expect(result.stderr).toContain("refused the stored OAuth token: refreshed it, capturing again");
+    expect(JSON.parse(result.stdout).tools.map((t: { name: string }) => t.name)).toEqual(["read_notes"]);
+    expect((await server.stats()).tokenRequests.filter((r) => r.grant_type === "refresh_token")).toHaveLength(1);
+    const after = JSON.parse(readFileSync(file, "utf8"));
+    expect(after.accessToken).not.toBe(revoked);
+    expectNoSecrets([result.stdout, result.stderr], [revoked, after.accessToken, after.refreshToken]);
+  }, 60_000);
+
+  test("a stored token the server rejects, with no way to renew it: exit 3, sign in again", async () => {
+    const server = await startFixture();
+    const xdg = tempDir();
+    expect((await runCli(["auth", "--url", server.url, "--no-open"], { XDG_CONFIG_HOME: xdg }, "follow")).code).toBe(0);
+    const file = credentialFiles(xdg)[0] as string;
+    const revoked = "at-revoked-0123456789abcdef";
+    const { refreshToken: _dropped, ...stored } = JSON.parse(readFileSync(file, "utf8"));
+    writeFileSync(file, JSON.stringify({ ...stored, accessToken: revoked }));
     const result = await runCli(["snapshot", "-o", "-", "--url", server.url], { XDG_CONFIG_HOME: xdg });
+    expect((await server.stats()).tokenRequests.filter((r) => r.grant_type === "refresh_token")).toHaveLength(0);
     expectCleanFailure(result, 3);
     expect(result.stderr).toContain(`stored OAuth token (signed in to ${server.issuer} with scopes notes:read)`);
     expect(result.stderr).toContain(`Sign in again with \`mcp-contract auth --url ${server.url}\``);
