@@ -28,7 +28,7 @@ export interface Side {
   source: string;
   server: { name?: string; version?: string };
   protocolVersion: string;
-  /** The names of the environment variables and headers the capture was given (capture.env, capture.headers), when any. */
+  /** The names of the environment variables and headers the capture was given, and its OAuth scopes (capture.env, capture.headers, capture.scopes), when any. */
   given?: GivenNames;
   /** Converted from another tool's file, which records no names: nothing is known about them. */
   givenUnknown?: true;
@@ -37,15 +37,18 @@ export interface Side {
 export interface GivenNames {
   env?: string[];
   headers?: string[];
+  /** The OAuth scopes of the stored sign-in the capture used (capture.scopes). */
+  scopes?: string[];
 }
 
 /**
- * The two sides were captured with different sets of environment variable or header names:
- * the surface may depend on them (a server can list more tools with credentials than without).
+ * The two sides were captured with different sets of environment variable or header names, or
+ * OAuth scopes: the surface may depend on them (a server can list more tools with credentials
+ * than without, or with a write scope than with a read one).
  */
 export interface EnvironmentNote {
-  baseline: { env: string[]; headers: string[] };
-  current: { env: string[]; headers: string[] };
+  baseline: NoteNames;
+  current: NoteNames;
   /** One sentence, shown beside the verdict. */
   message: string;
 }
@@ -214,8 +217,12 @@ export function isWaived(item: ReportItem, failOn: FailOn | LintFailOn): boolean
 
 export function sideOf(contract: Contract, source: string): Side {
   const { name, version } = contract.server;
-  const { env, headers } = contract.capture;
-  const given = { ...(env?.length && { env: [...env] }), ...(headers?.length && { headers: [...headers] }) };
+  const { env, headers, scopes } = contract.capture;
+  const given = {
+    ...(env?.length && { env: [...env] }),
+    ...(headers?.length && { headers: [...headers] }),
+    ...(scopes?.length && { scopes: [...scopes] }),
+  };
   return {
     source,
     server: { ...(typeof name === "string" ? { name } : {}), ...(typeof version === "string" ? { version } : {}) },
@@ -225,25 +232,38 @@ export function sideOf(contract: Contract, source: string): Side {
   };
 }
 
-/** "env GITHUB_TOKEN and header X-Api-Key", or "none". */
-function describeNames(names: { env: string[]; headers: string[] }): string {
+/** What a side of an EnvironmentNote was given; `scopes` only when either side had some. */
+export interface NoteNames {
+  env: string[];
+  headers: string[];
+  scopes?: string[];
+}
+
+/** "env GITHUB_TOKEN and header X-Api-Key", "scopes notes:read", or "none". */
+function describeNames(names: NoteNames): string {
   const parts = [
     ...(names.env.length ? [`env ${names.env.join(", ")}`] : []),
     ...(names.headers.length
       ? [`${names.headers.length === 1 ? "header" : "headers"} ${names.headers.join(", ")}`]
       : []),
+    ...(names.scopes?.length ? [`${names.scopes.length === 1 ? "scope" : "scopes"} ${names.scopes.join(" ")}`] : []),
   ];
   return parts.length ? parts.join(" and ") : "none";
 }
 
-/** When the sides were given different names (header names compared case-insensitively), say so. */
+/** When the sides were given different names (header names compared case-insensitively) or scopes, say so. */
 export function environmentNote(baseline: Side, current: Side): EnvironmentNote | undefined {
   if (baseline.givenUnknown || current.givenUnknown) return undefined;
-  const names = (side: Side) => ({ env: side.given?.env ?? [], headers: side.given?.headers ?? [] });
+  const scoped = Boolean(baseline.given?.scopes?.length || current.given?.scopes?.length);
+  const names = (side: Side): NoteNames => ({
+    env: side.given?.env ?? [],
+    headers: side.given?.headers ?? [],
+    ...(scoped && { scopes: side.given?.scopes ?? [] }),
+  });
   const before = names(baseline);
   const after = names(current);
-  const key = (n: { env: string[]; headers: string[] }) =>
-    JSON.stringify([[...n.env].sort(), n.headers.map((h) => h.toLowerCase()).sort()]);
+  const key = (n: NoteNames) =>
+    JSON.stringify([[...n.env].sort(), n.headers.map((h) => h.toLowerCase()).sort(), [...(n.scopes ?? [])].sort()]);
   if (key(before) === key(after)) return undefined;
   const now = current.source.startsWith("live ") ? "this capture" : current.source;
   const message = `the baseline was captured with ${describeNames(before)}; ${now} had ${describeNames(after)} — the surface may depend on them.`;

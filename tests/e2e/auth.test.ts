@@ -335,6 +335,32 @@ describe("auth: browser sign-in", () => {
     expect(result.stderr).not.toContain(revoked);
   }, 60_000);
 
+  test("check says when the baseline was captured with other OAuth scopes", async () => {
+    const server = await startFixture();
+    const xdg = tempDir();
+    const env = { XDG_CONFIG_HOME: xdg };
+    const signIn = (scope: string) =>
+      runCli(["auth", "--url", server.url, "--no-open", "--scope", scope], env, "follow");
+    expect((await signIn("notes:read notes:write")).code).toBe(0);
+    const baseline = join(tempDir(), "mcp.contract.json");
+    expect((await runCli(["snapshot", "-o", baseline, "--url", server.url], env)).code).toBe(0);
+    expect(JSON.parse(readFileSync(baseline, "utf8")).capture.scopes).toEqual(["notes:read", "notes:write"]);
+    // Signed in again with the read scope only: the write tool is gone, and the note says why it may be.
+    expect((await signIn("notes:read")).code).toBe(0);
+    const check = await runCli(["check", "--baseline", baseline, "--url", server.url], env);
+    expect(check.code).toBe(1);
+    expect(check.stdout).toContain('tool "write_note": removed');
+    expect(check.stdout).toContain(
+      "note: the baseline was captured with scopes notes:read notes:write; this capture had scope notes:read — the surface may depend on them.",
+    );
+    const json = await runCli(["check", "--baseline", baseline, "--url", server.url, "--format", "json"], env);
+    expect(JSON.parse(json.stdout).environment).toEqual({
+      baseline: { env: [], headers: [], scopes: ["notes:read", "notes:write"] },
+      current: { env: [], headers: [], scopes: ["notes:read"] },
+      message: expect.stringContaining("scope notes:read"),
+    });
+  }, 60_000);
+
   test("a pre-registered confidential client: no registration, its secret never printed", async () => {
     const secret = "desktop-secret-77c1d0";
     const server = await startFixture({
