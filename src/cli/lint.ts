@@ -5,6 +5,7 @@ import { describeTarget } from "../connect/target.ts";
 import type { Contract } from "../contract/model.ts";
 import { UsageError } from "../errors.ts";
 import { DEFAULT_LINT_OPTIONS } from "../lint/model.ts";
+import { declareSourceText } from "../lint/shapes.ts";
 import { todayUtc } from "../policy/apply.ts";
 import { judgeLint } from "../policy/judge.ts";
 import { emptyPolicy } from "../policy/policy.ts";
@@ -138,6 +139,11 @@ Exit codes: 0 nothing at or over --fail-on, 1 it was reached, 2 bad flags, lockf
       const read = readLockfile(from, "linted");
       contract = read.contract;
       lockfile = read.file;
+      // Our lockfile is read as it is (a peer tool's file is converted): its text is the
+      // contract's JSON, and lint finds repeated schemas by their text.
+      if (contract.capture.importedFrom === undefined && read.file.text.includes('\n  "lockfileVersion": ')) {
+        declareSourceText(contract, read.file.text);
+      }
       source = from;
     } else {
       const resolved = resolveTarget(commandArgs, options, (name) => cmd.getOptionValueSource(name as never));

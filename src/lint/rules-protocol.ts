@@ -23,9 +23,12 @@ import { uriTemplateProblem } from "./uri-template-syntax.ts";
 // ── tool names ─────────────────────────────────────────────────────────────────────────
 
 const NAME_CHAR = /[A-Za-z0-9_.-]/u;
+/** A name with nothing to say about it (ASCII, so its characters are its code units). */
+const GOOD_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
 
 function toolNameProblem(name: Json | undefined): string | undefined {
   if (typeof name !== "string") return `tool name is ${describeJson(name)}, not a string`;
+  if (GOOD_NAME.test(name)) return undefined;
   const length = [...name].length;
   if (length === 0) return "tool name is empty (must be 1–128 characters)";
   if (length > 128) return `tool name ${show(name, 40)} is ${length} characters long (must be 1–128)`;

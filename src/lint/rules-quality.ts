@@ -103,7 +103,8 @@ function checkToolDescriptionShort(contract: Contract): Found[] {
   const out: Found[] = [];
   for (const tool of contract.tools) {
     const description = text(tool.description)?.trim();
-    if (!description || length(description) >= MIN_DESCRIPTION) continue;
+    // At least half as many code points as code units: a long enough text needs no count.
+    if (!description || description.length >= 2 * MIN_DESCRIPTION || length(description) >= MIN_DESCRIPTION) continue;
     if (typeof tool.name === "string" && !restatesName(description, tool.name)) continue;
     out.push(
       found(
@@ -122,7 +123,10 @@ function checkToolDescriptionLong(contract: Contract): Found[] {
   const out: Found[] = [];
   for (const tool of contract.tools) {
     const description = text(tool.description);
-    if (description === undefined || length(description) <= MAX_DESCRIPTION) continue;
+    // Never more code points than code units.
+    if (description === undefined || description.length <= MAX_DESCRIPTION || length(description) <= MAX_DESCRIPTION) {
+      continue;
+    }
     out.push(
       found(
         "tool",

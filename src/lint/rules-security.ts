@@ -10,20 +10,23 @@
 import type { Contract, Json } from "../contract/model.ts";
 import { pointerToDotted } from "../contract/pointer.ts";
 import type { LintRuleId } from "../rules/registry.ts";
-import { detectConcealment } from "./intent/conceal.ts";
-import { detectExfiltration } from "./intent/exfiltration.ts";
-import { detectHijack, ToolMentions } from "./intent/hijack.ts";
+import { CONCEAL_TRIGGER, detectConcealment } from "./intent/conceal.ts";
+import { detectExfiltration, EXFILTRATION_TRIGGERS, mayExfiltrate } from "./intent/exfiltration.ts";
+import { INTENT_GATE_LITERALS } from "./intent/gate-literals.ts";
+import { detectHijack, hijackTriggers, mayHijack, ToolMentions } from "./intent/hijack.ts";
 import { findLinks } from "./intent/links.ts";
+import { spelledGate } from "./intent/literal-gate.ts";
 import type { Detector, IntentContext, IntentMatch } from "./intent/model.ts";
-import { detectOverride } from "./intent/override.ts";
-import { detectRemoteCode } from "./intent/remote-code.ts";
-import { detectSecretAccess } from "./intent/secrets.ts";
+import { detectOverride, OVERRIDE_TRIGGER } from "./intent/override.ts";
+import { detectRemoteCode, mayRunRemoteCode, REMOTE_CODE_TRIGGERS } from "./intent/remote-code.ts";
+import { detectSecretAccess, maySeekSecrets, SECRET_TRIGGERS } from "./intent/secrets.ts";
 import type { Finding, LintCheck, LintOptions } from "./model.ts";
-import { type SurfaceText, scanSurface, sentencesOf } from "./surface-texts.ts";
+import { type SurfaceText, scanSurface, sentencesOf, textCount } from "./surface-texts.ts";
 import {
   charLabel,
   entropy,
   findInvisibleRuns,
+  hasMatch,
   latinLookalike,
   matchSpans,
   quoteSpan,
@@ -89,10 +92,11 @@ const KIND_LABEL: Record<string, string> = {
 };
 
 function checkInvisible(contract: Contract): Found[] {
-  return scanSurface(contract, undefined, invisibleIn);
+  return scanTexts(contract, undefined, invisibleIn);
 }
 
 function invisibleIn(t: SurfaceText): Found[] {
+  if (plainText(t)) return NONE;
   const out: Found[] = [];
   for (const run of findInvisibleRuns(t.text)) {
     const n = run.codePoints.length;
@@ -152,13 +156,13 @@ function homoglyphMark(cp: number): boolean {
 }
 
 function checkHomoglyphs(contract: Contract, role: "name" | "text"): Found[] {
-  return scanSurface(contract, role, (t) => homoglyphsIn(t, role));
+  return scanTexts(contract, role, (t) => homoglyphsIn(t, role));
 }
 
 function homoglyphsIn(t: SurfaceText, role: "name" | "text"): Found[] {
-  const out: Found[] = [];
   // Only a word with a non-ASCII letter can mix scripts.
-  if (!/[^\x00-\x7f]/.test(t.text)) return out;
+  if (plainText(t) || !/[^\x00-\x7f]/.test(t.text)) return NONE;
+  const out: Found[] = [];
   for (const w of words(t.text)) {
     const problem = homoglyphProblem(w.word, role === "name");
     if (!problem) continue;
@@ -186,7 +190,8 @@ const INSTRUCTION_TAG =
 /** `gate`: what every match of the pattern holds; a text without it skips the pattern. */
 const INSTRUCTION_PATTERNS: readonly { label: string; gate: RegExp; re: RegExp }[] = [
   {
-    gate: /</,
+    // Every tag name starts with one of these words.
+    gate: /<\s*\/?\s*(?:important|system|instruction|secret|hidden|critical|admin|ai)/i,
     // A whole <IMPORTANT>…</IMPORTANT> block is one span (so one finding, with whatever else
     // it says merged in); a tag without its partner is a span of its own.
     label: "instruction tag",
@@ -197,12 +202,12 @@ const INSTRUCTION_PATTERNS: readonly { label: string; gate: RegExp; re: RegExp }
   },
   {
     label: "chat-template marker",
-    gate: /[[<]/,
+    gate: /\[\/?INST\]|<<|<\|/i,
     re: /\[\/?INST\]|<<\/?SYS>>|<\|(?:im_start|im_end|system|assistant|user)\|>/gi,
   },
   {
     label: "pre-use instruction",
-    gate: /before/i,
+    gate: /\bbefore\s+(?:using|calling|invoking|running)\s+this\s/i,
     re: /\bbefore\s+(?:using|calling|invoking|running)\s+this\s+tool\b[,:]?\s+(?:you\s+(?:must|should)\s+)?(?:first\s+|always\s+)?(?:read|send|fetch|upload|include|pass|open|call\s+(?!(?:the\s+)?[`'"]?[\w.-]+[`'"]?\s+tool\b))/gi,
   },
   {
@@ -220,14 +225,24 @@ const INSTRUCTION_PATTERNS: readonly { label: string; gate: RegExp; re: RegExp }
     gate: /worry/i,
     re: /\b(?:do\s+not|don['’]t)\s+worry\s+about\s+(?:it|this|that|the\s+(?:user|sidenote|side\s+note|note|security|permissions?|privacy|consent|warnings?))\b/gi,
   },
-  { label: "role marker", gate: /:/, re: /(?:^|\n)[ \t]*(?:system|assistant)[ \t]*:/gi },
+  { label: "role marker", gate: /(?:system|assistant)[ \t]*:/i, re: /(?:^|\n)[ \t]*(?:system|assistant)[ \t]*:/gi },
 ];
 
 const YOU_MUST = /\byou\s+must\s+(?:always|never)\b/gi;
 
 function checkHiddenInstructions(contract: Contract): Found[] {
-  const toolNames = new Set(contract.tools.map((t) => t.name));
-  return scanSurface(contract, "text", (t) => hiddenInstructionsIn(t, toolNames));
+  let toolNames: Set<string> | undefined;
+  const gated = gateWorthIt(contract);
+  return scanTexts(contract, "text", (t) => {
+    if (gated && intentQuiet(t)) return NONE;
+    toolNames ??= new Set(contract.tools.map((tool) => tool.name));
+    return hiddenInstructionsIn(t, toolNames);
+  });
+}
+
+/** Whether the sentences of a text can hold a concealment, an override or a secret obligation. */
+function mayInstructInSentences(text: string): boolean {
+  return CONCEAL_TRIGGER.test(text) || OVERRIDE_TRIGGER.test(text) || (SECRECY.test(text) && hasMatch(YOU_MUST, text));
 }
 
 function hiddenInstructionsIn(t: SurfaceText, toolNames: ReadonlySet<string>): Found[] {
@@ -244,7 +259,7 @@ function hiddenInstructionsIn(t: SurfaceText, toolNames: ReadonlySet<string>): F
       spans.push({ start: s.start + lead, end: s.end, label });
     }
   }
-  for (const sentence of sentencesOf(t)) {
+  for (const sentence of mayInstructInSentences(t.text) ? sentencesOf(t) : []) {
     const text = sentence.text;
     for (const m of [...detectConcealment(text), ...detectOverride(text)]) {
       spans.push({ start: sentence.start + m.start, end: sentence.start + m.end, label: m.label });
@@ -258,20 +273,104 @@ function hiddenInstructionsIn(t: SurfaceText, toolNames: ReadonlySet<string>): F
 }
 
 // ---------------------------------------------------------------------------------------------
+// One test for the five intent rules
+
+/** The answer of a rule that finds nothing in a text; callers only read it. */
+const NONE: Found[] = Object.freeze([]) as unknown as Found[];
+
+/** Printable ASCII (tabs and line breaks too) without ":" or a digit, ".", digit. */
+const NOT_PLAIN = /[^\t\n\r\x20-\x39\x3b-\x7e]|\d\.\d/;
+
+/**
+ * Whether a text is plain: then it holds no invisible character, no lookalike letter and no
+ * link (every link has a ":" or an IPv4 address's digit, ".", digit), which four rules would
+ * otherwise each test. Remembered on the text.
+ */
+function plainText(t: SurfaceText): boolean {
+  t.plain ??= !NOT_PLAIN.test(t.text);
+  return t.plain;
+}
+
+/**
+ * The gates of hidden-instructions and of the four sentence rules (secret-access-request,
+ * tool-shadowing, data-exfiltration, remote-code-execution) in one test: each gate is a word or
+ * sign that its rule's every finding needs, so a text that passes none gets no finding from any
+ * of the five, at the cost of one pass over it (src/lint/intent/literal-gate.ts, from literals
+ * generated ahead of time: gate-literals.ts, held to these gates by tests/unit/lint/gates.test.ts).
+ * Most texts of a surface are such texts. Built on first use, and only for surfaces with many texts
+ * (INTENT_GATE_MIN): building it costs more than it saves on a few texts, such as the changed
+ * texts the drift lens reads.
+ */
+let intentGate: ((text: string) => boolean) | undefined;
+export const INTENT_GATE_MIN = 2000;
+
+export function intentTriggers(): RegExp[] {
+  return [
+    ...INSTRUCTION_PATTERNS.map((p) => p.gate),
+    CONCEAL_TRIGGER,
+    OVERRIDE_TRIGGER,
+    SECRECY,
+    ...SECRET_TRIGGERS,
+    ...hijackTriggers(),
+    ...EXFILTRATION_TRIGGERS,
+    ...REMOTE_CODE_TRIGGERS,
+  ];
+}
+
+/**
+ * scanSurface for a security rule: on big surfaces, an item whose every text is plain, holds no
+ * blob-length run and is quiet gets no finding from any of the eleven rules, so after the first
+ * rule asks (the answer is kept on the item) the others skip it without a call per text.
+ */
+function scanTexts(
+  contract: Contract,
+  role: "name" | "text" | undefined,
+  scan: (t: SurfaceText, own: string | undefined) => Found[],
+  ownMatters = false,
+): Found[] {
+  return scanSurface(contract, role, scan, ownMatters, gateWorthIt(contract) ? silentTexts : undefined);
+}
+
+function silentTexts(texts: readonly SurfaceText[]): boolean {
+  // Names are read by the character rules alone (plain settles them); prose by all eleven.
+  for (const t of texts) {
+    if (!plainText(t) || (t.role === "text" && (!noBlobRun(t.text) || !intentQuiet(t)))) return false;
+  }
+  return true;
+}
+
+/** Whether the surface has texts enough for the one test to pay. */
+function gateWorthIt(contract: Contract): boolean {
+  return textCount(contract) >= INTENT_GATE_MIN;
+}
+
+/** Whether no intent rule can find anything in this text (remembered on the text). */
+function intentQuiet(t: SurfaceText): boolean {
+  intentGate ??= spelledGate(INTENT_GATE_LITERALS);
+  t.quiet ??= !intentGate(t.text);
+  return t.quiet;
+}
+
+// ---------------------------------------------------------------------------------------------
 // secret-access-request
 
 function checkSecretAccess(contract: Contract): Found[] {
-  return sentenceFindings(contract, () => detectSecretAccess, "asks to read or send secrets");
+  return sentenceFindings(contract, () => detectSecretAccess, maySeekSecrets, "asks to read or send secrets");
 }
 
 // ---------------------------------------------------------------------------------------------
 // tool-shadowing
 
 function checkShadowing(contract: Contract): Found[] {
-  const mentions = new ToolMentions(contract.tools.map((t) => t.name));
+  // Built for the first text that may hold a hijack: on big surfaces most hold none.
+  let mentions: ToolMentions | undefined;
   return sentenceFindings(
     contract,
-    () => (sentence, context) => detectHijack(sentence, context, mentions),
+    () => (sentence, context) => {
+      mentions ??= new ToolMentions(contract.tools.map((t) => t.name));
+      return detectHijack(sentence, context, mentions);
+    },
+    mayHijack,
     "tries to change how other tools behave",
     true,
   );
@@ -281,21 +380,34 @@ function checkShadowing(contract: Contract): Found[] {
 // data-exfiltration, remote-code-execution
 
 function checkExfiltration(contract: Contract): Found[] {
-  return sentenceFindings(contract, () => detectExfiltration, "asks to send data out");
+  return sentenceFindings(contract, () => detectExfiltration, mayExfiltrate, "asks to send data out");
 }
 
 function checkRemoteCode(contract: Contract): Found[] {
-  return sentenceFindings(contract, () => detectRemoteCode, "asks to run downloaded code");
+  return sentenceFindings(contract, () => detectRemoteCode, mayRunRemoteCode, "asks to run downloaded code");
 }
 
-/** Runs a detector over every sentence of every prose text; one finding per merged span. */
-function sentenceFindings(contract: Contract, make: () => Detector, what: string, ownMatters = false): Found[] {
-  const toolNames = new Set(contract.tools.map((t) => t.name));
+/**
+ * Runs a detector over every sentence of every prose text; one finding per merged span. `may`
+ * is a cheap test of the whole text that is false only where the detector finds nothing in any
+ * of its sentences: such a text is not split into sentences, and the detector's patterns not run.
+ */
+function sentenceFindings(
+  contract: Contract,
+  make: () => Detector,
+  may: (text: string) => boolean,
+  what: string,
+  ownMatters = false,
+): Found[] {
+  let toolNames: Set<string> | undefined;
   const detect = make();
-  return scanSurface(
+  const gated = gateWorthIt(contract);
+  return scanTexts(
     contract,
     "text",
     (t, own) => {
+      if ((gated && intentQuiet(t)) || !may(t.text)) return NONE;
+      toolNames ??= new Set(contract.tools.map((tool) => tool.name));
       const context: IntentContext = own !== undefined ? { kind: t.kind, toolNames, own } : { kind: t.kind, toolNames };
       const spans: Labelled[] = [];
       for (const sentence of sentencesOf(t)) {
@@ -319,10 +431,11 @@ export interface SecurityOptions extends LintOptions {
 }
 
 function checkLinks(contract: Contract, options: SecurityOptions | undefined, risky: boolean): Found[] {
-  return scanSurface(contract, "text", (t) => linksIn(t, options, risky));
+  return scanTexts(contract, "text", (t) => linksIn(t, options, risky));
 }
 
 function linksIn(t: SurfaceText, options: SecurityOptions | undefined, risky: boolean): Found[] {
+  if (plainText(t)) return NONE;
   const out: Found[] = [];
   const links = findLinks(t.text, options?.allowHosts).filter((l) => (l.kind !== "plain") === risky);
   const first = links[0];
@@ -344,6 +457,8 @@ function linksIn(t: SurfaceText, options: SecurityOptions | undefined, risky: bo
 const MIN_BLOB = 64;
 const HEX_RUN = /(?<![0-9A-Za-z])[0-9a-fA-F]{64,}(?![0-9A-Za-z])/g;
 const BASE64_RUN = /[A-Za-z0-9+/_-]{64,}={0,2}/g;
+/** 64 characters of the base64 alphabet in a row, which every match of either pattern holds (hex is a subset). */
+const BLOB_RUN = /[A-Za-z0-9+/_-]{64}/;
 /** Bits per character; random base64 of 64+ characters is around 5, English-like text around 4. */
 const MIN_BASE64_ENTROPY = 4.5;
 
@@ -360,14 +475,18 @@ function decodedPreview(run: string): string | undefined {
   }
 }
 
+/** Both blob patterns match 64 characters or more, of one alphabet. */
+function noBlobRun(text: string): boolean {
+  return text.length < MIN_BLOB || !BLOB_RUN.test(text);
+}
+
 function checkBlobs(contract: Contract): Found[] {
-  return scanSurface(contract, "text", blobsIn);
+  return scanTexts(contract, "text", blobsIn);
 }
 
 function blobsIn(t: SurfaceText): Found[] {
   const out: Found[] = [];
-  // Both patterns match 64 characters or more.
-  if (t.text.length < MIN_BLOB) return out;
+  if (noBlobRun(t.text)) return out;
   const spans: (Labelled & { preview?: string })[] = [];
   for (const s of matchSpans(t.text, HEX_RUN)) {
     if (/\d/.test(s.match[0]) && /[a-f]/i.test(s.match[0])) {

@@ -8,6 +8,7 @@
  * estimate of the tool list needs, so the surface is serialized once, not three times. Pure.
  */
 import { type Contract, isJsonObject } from "../contract/model.ts";
+import { shapesFromText } from "./shape-text.ts";
 
 interface SurfaceSizes {
   /** Characters of each tool's compact JSON (`JSON.stringify(tool).length`), in list order. */
@@ -21,6 +22,18 @@ interface SurfaceSizes {
 
 const INDEXED = new WeakMap<Contract, SurfaceSizes>();
 
+/** Lockfile texts that contracts were parsed from, as the lint command declares them. */
+const SOURCES = new WeakMap<Contract, string>();
+
+/**
+ * Declares that `JSON.parse(text)` is `contract` (a lockfile read as it is, and not changed
+ * since): its shapes are then read from the text (src/lint/shape-text.ts) rather than by
+ * serializing every schema.
+ */
+export function declareSourceText(contract: Contract, text: string): void {
+  SOURCES.set(contract, text);
+}
+
 const SCHEMA_FIELDS = new Set(["inputSchema", "outputSchema"]);
 
 /**
@@ -31,6 +44,12 @@ const SCHEMA_FIELDS = new Set(["inputSchema", "outputSchema"]);
 export function indexShapes(contract: Contract, fresh = false): SurfaceSizes {
   const known = fresh ? undefined : INDEXED.get(contract);
   if (known) return known;
+  const source = SOURCES.get(contract);
+  const fromText = source === undefined ? undefined : shapesFromText(contract, source);
+  if (fromText) {
+    INDEXED.set(contract, fromText);
+    return fromText;
+  }
   const byText = new Map<string, number>();
   const shapes = {
     inputSchema: new Int32Array(contract.tools.length).fill(-1),

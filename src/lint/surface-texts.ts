@@ -24,6 +24,10 @@ export interface SurfaceText {
   text: string;
   /** name: an identifier the model copies (tool, prompt, argument, property names); text: prose. */
   role: "name" | "text";
+  /** Set by the security rules: no intent rule can find anything in the text (rules-security.ts intentQuiet). */
+  quiet?: boolean;
+  /** Set by the security rules: printable ASCII without a link (rules-security.ts plainText). */
+  plain?: boolean;
 }
 
 /** Keywords whose values are data, not schemas: never walked (enum/const strings are taken apart). */
@@ -74,6 +78,10 @@ interface TextUnit {
   texts: SurfaceText[];
   /** For a shared schema unit: the tool it stands in for. */
   tool?: string;
+  /** For a shared schema unit: where its texts are among the shared ones (scanSurface keeps their findings there). */
+  slot?: number;
+  /** For an item's unit: what scanSurface's `silent` said of its texts, kept for the next rule. */
+  silent?: boolean;
 }
 
 /**
@@ -91,6 +99,20 @@ export function textUnits(contract: Contract): TextUnit[] {
   }
   return units;
 }
+
+/** How many texts a security rule visits on the surface (a shared schema unit once per tool of its shape). */
+export function textCount(contract: Contract): number {
+  const units = textUnits(contract);
+  let n = COUNTS.get(units);
+  if (n === undefined) {
+    n = 0;
+    for (const unit of units) n += unit.texts.length;
+    COUNTS.set(units, n);
+  }
+  return n;
+}
+
+const COUNTS = new WeakMap<TextUnit[], number>();
 
 /** Every human/model-readable text of the surface, with where it is (the drift lens reads these). */
 export function surfaceTexts(contract: Contract): SurfaceText[] {
@@ -118,7 +140,8 @@ function collectUnits(contract: Contract): TextUnit[] {
       texts: [{ kind: "server", name: "", path: "/instructions", text: contract.instructions, role: "text" }],
     });
   }
-  const shared = SCHEMA_KEYS.map(() => new Map<number, SurfaceText[]>());
+  const shared = SCHEMA_KEYS.map(() => new Map<number, { texts: SurfaceText[]; slot: number }>());
+  let slots = 0;
   const { shapes } = indexShapes(contract);
   contract.tools.forEach((tool, index) => {
     const add = item("tool", tool.name, tool, ["name", "title", "description"]);
@@ -133,16 +156,16 @@ function collectUnits(contract: Contract): TextUnit[] {
         walkSchema(schema, `/${key}`, add);
         return;
       }
-      let texts = shared[k]!.get(shape);
-      if (!texts) {
+      let known = shared[k]!.get(shape);
+      if (!known) {
         const collected: SurfaceText[] = [];
         walkSchema(schema, `/${key}`, (path, text, role) => {
           collected.push({ kind: "tool", name: "", path, text, role });
         });
-        texts = collected;
-        shared[k]!.set(shape, texts);
+        known = { texts: collected, slot: slots++ };
+        shared[k]!.set(shape, known);
       }
-      if (texts.length > 0) units.push({ texts, tool: tool.name });
+      if (known.texts.length > 0) units.push({ texts: known.texts, tool: tool.name, slot: known.slot });
     });
   });
   for (const prompt of contract.prompts) {
@@ -169,19 +192,26 @@ function collectUnits(contract: Contract): TextUnit[] {
  * schema unit scanned once and its findings given to every tool of its shape. `own` is the tool
  * a text belongs to; in a shared unit it is unknown, which can only add findings (a tool may
  * name itself), so when `ownMatters` and the unit has findings, each tool's texts are scanned
- * again with their own name.
+ * again with their own name. `silent`, when given, says of an item's texts that no rule of the
+ * callers finds anything in them (the answer is kept on the unit): they are not scanned.
  */
 export function scanSurface(
   contract: Contract,
   role: "name" | "text" | undefined,
   scan: (t: SurfaceText, own: string | undefined) => Found[],
   ownMatters = false,
+  silent?: (texts: readonly SurfaceText[]) => boolean,
 ): Found[] {
   const out: Found[] = [];
-  const shared = new Map<SurfaceText[], Found[]>();
+  // Each shared unit's findings, by its slot: scanned once for all the tools of its shape.
+  const shared: (Found[] | undefined)[] = [];
   for (const unit of textUnits(contract)) {
     const name = unit.tool;
     if (name === undefined) {
+      if (silent !== undefined) {
+        unit.silent ??= silent(unit.texts);
+        if (unit.silent) continue;
+      }
       for (const t of unit.texts) {
         if (role !== undefined && t.role !== role) continue;
         const found = scan(t, t.kind === "tool" ? t.name : undefined);
@@ -189,11 +219,12 @@ export function scanSurface(
       }
       continue;
     }
-    let found = shared.get(unit.texts);
+    const slot = unit.slot as number;
+    let found = shared[slot];
     if (!found) {
       found = [];
       for (const t of unit.texts) if (role === undefined || t.role === role) found.push(...scan(t, undefined));
-      shared.set(unit.texts, found);
+      shared[slot] = found;
     }
     if (found.length === 0) continue;
     if (ownMatters) {

@@ -485,6 +485,17 @@ export function matchSpans(text: string, re: RegExp): (Span & { match: RegExpExe
   return out;
 }
 
+/**
+ * Whether `re` matches anywhere in `text`, global or not, leaving its lastIndex at 0: the gates
+ * test the very patterns matchSpans runs, so a pattern is compiled once, not once per copy.
+ */
+export function hasMatch(re: RegExp, text: string): boolean {
+  re.lastIndex = 0;
+  const found = re.test(text);
+  re.lastIndex = 0;
+  return found;
+}
+
 function advance(text: string, index: number, unicode: boolean): number {
   if (!unicode || index + 1 >= text.length) return index + 1;
   const code = text.charCodeAt(index);

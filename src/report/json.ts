@@ -40,11 +40,19 @@ function changeJson(c: ReportChange) {
   };
 }
 
+/** Each lint rule's group field, looked up once per rule: a big report has thousands of findings of one rule. */
+const GROUPS = new Map<string, ReturnType<typeof lintGroupOf>>();
+
 function findingJson(f: ReportFinding) {
+  let group = GROUPS.get(f.rule);
+  if (!group) {
+    group = lintGroupOf(f.rule);
+    GROUPS.set(f.rule, group);
+  }
   return {
     rule: f.rule,
     level: f.level,
-    ...lintGroupOf(f.rule),
+    ...group,
     target: f.target,
     path: f.path,
     message: f.message,

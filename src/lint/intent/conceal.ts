@@ -64,13 +64,13 @@ const PATTERNS: readonly RegExp[] = [
   /\b(?:pretend|act\s+as\s+(?:if|though))\s+(?:that\s+)?(?:you\s+(?:did\s+not|didn['’]t|never|have\s+not|haven['’]t)|nothing\s+(?:happened|was|is)|this\s+(?:never\s+happened|(?:call\s+)?did\s+not\s+happen))\b/gi,
 ];
 
-/** A word every pattern needs; most sentences have none. */
-const GATE =
+/** A word every pattern needs; most sentences have none (and a text without one skips the rule, rules-security.ts). */
+export const CONCEAL_TRIGGER =
   /\b(?:not|never|no|without|avoid|refrain|under|leave|keep|omit|strip|remove|hide|redact|exclude|conceal|mask|obscure|disguise|behind|invisible|imperceptible|unnoticeable|transparent|silently|secretly|covertly|quietly|discreetly|stealthily|surreptitiously|invisibly|unbeknownst|pretend|act)\b|n['’]t\b/i;
 
 export function detectConcealment(sentence: string): IntentMatch[] {
   const out: IntentMatch[] = [];
-  if (!GATE.test(sentence)) return out;
+  if (!CONCEAL_TRIGGER.test(sentence)) return out;
   for (const re of PATTERNS) {
     for (const s of matchSpans(sentence, re)) out.push({ start: s.start, end: s.end, label: "conceal from the user" });
   }

@@ -14,7 +14,7 @@
  * The verb must be an instruction: "Uploads the file to S3" (a description) and "never send the
  * conversation" (a negation) are not matched. Pure; no I/O.
  */
-import { matchSpans, type Span } from "../text-scan.ts";
+import { hasMatch, matchSpans, type Span } from "../text-scan.ts";
 import { after, cover, EXTERNAL_TARGET, type IntentMatch, imperativeVerbs, part } from "./model.ts";
 
 const TRANSFER =
@@ -70,11 +70,20 @@ function targetAfter(sentence: string, from: number, re: RegExp): Part | undefin
   return { start: found.start, end: found.start + text.length, text };
 }
 
+/** Every sending has a verb of TRANSFER or STORE, or a passive one (with "be" and a space). */
+const BE = /be\s/i;
+export const EXFILTRATION_TRIGGERS: readonly RegExp[] = [TRANSFER, STORE, BE];
+
+/** Whether detectExfiltration can find anything in some sentence of `text`: a verb of sending. */
+export function mayExfiltrate(text: string): boolean {
+  return hasMatch(TRANSFER, text) || hasMatch(STORE, text) || (BE.test(text) && hasMatch(PASSIVE_TRANSFER, text));
+}
+
 export function detectExfiltration(sentence: string): IntentMatch[] {
   const transfers = [...imperativeVerbs(sentence, TRANSFER)];
   const stores = imperativeVerbs(sentence, STORE);
   // Every passive instruction has "be" and a space ("must be sent").
-  const passives = /be\s/i.test(sentence) ? matchSpans(sentence, PASSIVE_TRANSFER) : [];
+  const passives = BE.test(sentence) ? matchSpans(sentence, PASSIVE_TRANSFER) : [];
   if (transfers.length + stores.length + passives.length === 0) return [];
   const strong = spans(sentence, STRONG);
   const bulk = spans(sentence, BULK).filter((b) => !strong.some((s) => s.start <= b.start && b.end <= s.end));

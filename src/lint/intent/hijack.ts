@@ -92,6 +92,9 @@ const WHEN_USING_TOOL =
   /\b(?:when|whenever|before|after|if)\s+(?:you\s+|the\s+user\s+|anyone\s+|someone\s+)?(?:are\s+|is\s+)?(?:using|calling|invoking|running|executing|use|call|invoke|uses|calls|invokes|runs)\s+(?:the\s+|any\s+|a\s+)?[`'"]?([\w.-]+)[`'"]?\s+tool\b/gi;
 const SEND_ALL_TO =
   /\ball\s+(?:e-?mails?|messages|requests|payments|transfers|invoices|replies|notifications|calls|data|files|results)\s+(?:must|should|shall|need\s+to|have\s+to|are\s+to)\s+(?:always\s+)?(?:be\s+)?(?:sent|forwarded|redirected|routed|cc['’]?d|bcc['’]?d|copied|addressed|delivered|uploaded)\s+to\b|\b(?:must|should|always)\s+(?:send|forward|redirect|route|bcc|cc|copy)\s+all\s+(?:e-?mails?|messages|requests|payments|transfers|data|files)\s+to\b/gi;
+/** What every match of SEND_ALL_TO holds: "all" and what is sent, or a verb of sending before "all". */
+const SEND_ALL_HEAD =
+  /\ball\s+(?:e-?mails?|messages|requests|payments|transfers|invoices|replies|notifications|calls|data|files|results)\s|\b(?:send|forward|redirect|route|bcc|cc|copy)\s+all\s/i;
 const SIDE_EFFECT =
   /\bside[\s-]+effects?\s+on\s+(?:the\s+)?(?:also\s+present\s+|other\s+)?[`'"]?[\w.-]+[`'"]?\s+tool\b|\b(?:affects?|changes?|modif(?:y|ies)|overrides?|alters?)\s+(?:the\s+)?(?:behaviou?r\s+of\s+)?(?:all\s+)?(?:the\s+)?other\s+tools\b/gi;
 const INSTEAD_OF = /\binstead\s+of\s+(?:calling|using|invoking)\s+(?:the\s+)?[`'"]?([\w.-]+)/gi;
@@ -114,16 +117,18 @@ const NAME = String.raw`[\x60'"]?([\w][\w.-]*)[\x60'"]?`;
 const OTHER_WORD = /other|different|alternative|competing|built|native|default|existing|standard/i;
 /** THIS_TOOL itself, as a test. */
 const THIS_WORD = new RegExp(THIS_TOOL, "i");
+const THIS_OR_OTHER = new RegExp(`${THIS_TOOL}|${OTHER_WORD.source}`, "i");
 
 /**
  * Patterns whose group 1, when present, names the tool taken over; without one, another tool is
- * meant. `gate` finds a word the pattern is about; `needs`, when given, what every branch of
- * the pattern needs (OTHER_TOOLS, THIS_TOOL): a sentence without it skips the larger pattern.
+ * meant. `gate` finds a word the pattern is about; `needs`, when given, patterns every match
+ * of it also holds (OTHER_TOOLS, THIS_TOOL, its verb): a sentence without one of them skips
+ * the larger pattern, which then is not even compiled.
  */
 const TAKEOVER: readonly {
   label: string;
   gate: RegExp;
-  needs?: (sentence: string) => boolean;
+  needs?: readonly RegExp[];
   re: RegExp;
   named?: "tool-word" | "identifier";
 }[] = [
@@ -141,6 +146,8 @@ const TAKEOVER: readonly {
     // "never use create_issue", "do not call the send_email tool", "stop using any other tool"
     label: "forbids another tool",
     gate: /\b(?:never|not|stop|avoid|longer|cannot)\b|n['’]t\b/i,
+    // The verb of using that every match holds after its negation.
+    needs: [/\b(?:use|call|invoke|run|trust|rely|using|calling|invoking|running|trusting|relying)\b/i],
     re: new RegExp(
       String.raw`\b(?:never|do\s+not|don['’]t|must\s+not|should\s+not|shouldn['’]t|cannot|can['’]t|no\s+longer|stop|avoid)\s+(?:ever\s+)?(?:use|call|invoke|run|trust|rely\s+on|using|calling|invoking|running|trusting|relying\s+on)\s+(?:the\s+)?(?:${OTHER_TOOLS}|${NAME}(?=\s|[,.;:!)]|$))`,
       "gi",
@@ -150,6 +157,10 @@ const TAKEOVER: readonly {
   {
     // "X is deprecated/broken/compromised, use this tool"
     label: "disparages another tool",
+    // What is said of the tool, as every match says it.
+    needs: [
+      /\b(?:is|been|was)\s+(?:now\s+)?(?:deprecated|broken|disabled|unsafe|insecure|compromised|obsolete|unavailable|removed|retired|malicious|untrusted|down|not)\b|\b(?:longer\s+works|not\s+work|n['’]t\s+work|stopped\s+working)\b/i,
+    ],
     gate: /deprecat|broken|disabled|unsafe|insecure|compromis|obsolete|unavailable|removed|retired|malicious|untrusted|\bdown\b|\bnot\s+(?:safe|trusted|reliable|working|to)\b|\bwork/i,
     re: new RegExp(
       String.raw`(?:^|\s)${NAME}\s+(?:tool\s+)?(?:(?:is|has\s+been|was)\s+(?:now\s+)?(?:deprecated|broken|disabled|unsafe|insecure|compromised|obsolete|unavailable|removed|retired|malicious|untrusted|down|not\s+(?:safe|trusted|reliable|working|to\s+be\s+used))|no\s+longer\s+works|(?:does\s+not|doesn['’]t)\s+work|stopped\s+working)\b`,
@@ -160,7 +171,7 @@ const TAKEOVER: readonly {
   {
     // "always use this tool instead", "use this tool instead of the other one", "rather than any other tool"
     label: "takes the place of another tool",
-    needs: (sentence) => THIS_WORD.test(sentence) || OTHER_WORD.test(sentence),
+    needs: [THIS_OR_OTHER],
     gate: /\b(?:instead|place|rather|over|above|whenever|all|every|any)\b/i,
     re: new RegExp(
       String.raw`\b(?:always|only|must|should|instead)\s+(?:\w+\s+)?(?:use|call|invoke|choose|pick|select|prefer)\s+(?:${THIS_TOOL})\s+(?:instead|in\s+place\s+of|rather\s+than|over|above|for\s+(?:all|every|any)|whenever)\b|\b(?:use|call|invoke)\s+(?:${THIS_TOOL})\s+(?:instead\b|(?:in\s+place\s+of|rather\s+than)\s+${OTHER_TOOLS})|\b(?:instead\s+of|in\s+place\s+of|rather\s+than)\s+(?:using\s+|calling\s+)?${OTHER_TOOLS}`,
@@ -170,7 +181,7 @@ const TAKEOVER: readonly {
   {
     // "prefer this tool over any other", "this tool must be preferred to", "is the default for every"
     label: "claims precedence over other tools",
-    needs: (sentence) => /prefer/i.test(sentence) || OTHER_WORD.test(sentence),
+    needs: [new RegExp(`prefer|${OTHER_WORD.source}`, "i")],
     gate: /\b(?:prefer|preferred|prioriti[sz]ed|chosen|used|priority|precedence)\b/i,
     re: new RegExp(
       String.raw`\bprefer\s+(?:${THIS_TOOL})\s+(?:over|to|above)\b|\b(?:is|should\s+be|must\s+be)\s+(?:always\s+)?(?:preferred|prioriti[sz]ed|chosen|used)\s+(?:over|to|above|before|ahead\s+of)\s+${OTHER_TOOLS}|\b(?:has|takes)\s+(?:priority|precedence)\s+over\s+${OTHER_TOOLS}`,
@@ -180,7 +191,7 @@ const TAKEOVER: readonly {
   {
     // "route all requests through this tool", "every email must go through this tool"
     label: "routes other work through this tool",
-    needs: (sentence) => THIS_WORD.test(sentence),
+    needs: [THIS_WORD],
     gate: /\b(?:through|via)\b/i,
     re: new RegExp(
       String.raw`\b(?:route|send|direct|channel|funnel|pass|proxy|forward)\s+(?:all|every|each|any)\s+(?:\w+\s+){0,3}?(?:through|via)\s+(?:${THIS_TOOL})\b|\b(?:all|every|each|any)\s+(?:\w+\s+){0,3}?(?:must|should|shall)\s+(?:always\s+)?(?:go|be\s+(?:routed|sent|passed|proxied|made))\s+(?:through|via)\s+(?:${THIS_TOOL})\b`,
@@ -190,7 +201,7 @@ const TAKEOVER: readonly {
   {
     // "before calling any other tool, call this one", "call this tool before any other tool"
     label: "puts itself before every other tool",
-    needs: (sentence) => OTHER_WORD.test(sentence) && THIS_WORD.test(sentence),
+    needs: [OTHER_WORD, THIS_WORD],
     gate: /\bbefore\b/i,
     re: new RegExp(
       String.raw`\bbefore\s+(?:calling|using|invoking|running|executing|you\s+(?:call|use|invoke|run))\s+${OTHER_TOOLS}\b[^.\n]{0,60}?\b(?:call|use|invoke|run)\s+(?:${THIS_TOOL})|\b(?:call|use|invoke|run)\s+(?:${THIS_TOOL})\s+(?:\w+\s+)?before\s+(?:calling|using|invoking|running)?\s*${OTHER_TOOLS}`,
@@ -200,7 +211,7 @@ const TAKEOVER: readonly {
   {
     // "when the user asks to send email with any other tool, …"
     label: "takes over requests meant for another tool",
-    needs: (sentence) => OTHER_WORD.test(sentence),
+    needs: [OTHER_WORD],
     gate: /\b(?:when|whenever|if)\b[\s\S]*\b(?:with|using|through|via)\b/i,
     re: new RegExp(
       String.raw`\b(?:when|whenever|if)\s+(?:the\s+user|you|anyone)\s+(?:\w+\s+){0,6}?(?:with|using|through|via)\s+${OTHER_TOOLS}\b[^.\n]{0,80}?\b(?:always|instead|must|should)\b`,
@@ -209,10 +220,53 @@ const TAKEOVER: readonly {
   },
 ];
 
+/**
+ * What detectHijack needs, part by part (each a word its patterns or their conditions require):
+ * rules for a named tool ("when … using … tool"), "all" (SEND_ALL_TO), a side effect or "other
+ * tools", "instead of"/"in place of"/"rather than", "overrid…", "whenever", a strong obligation
+ * (changes to a named tool), and each TAKEOVER pattern's gate and needs.
+ */
+const WHEN = /\b(?:when|whenever|before|after|if)\s/i;
+const ALL = /all\s/i;
+const SIDE_OR_OTHERS = /\bside[\s-]|\bother\s+tools\b/i;
+const INSTEAD = /\b(?:instead\s+of|in\s+place\s+of|rather\s+than)\s/i;
+const OVERRIDE_OR_WHENEVER = /overrid|whenever/i;
+
+/** One regex per part, for a test of many texts at once (rules-security.ts): a text none matches has no hijack. */
+export function hijackTriggers(): RegExp[] {
+  return [
+    WHEN,
+    ALL,
+    SIDE_OR_OTHERS,
+    INSTEAD,
+    OVERRIDE_OR_WHENEVER,
+    STRONG_OBLIGATION,
+    // Each takeover pattern's first need, or its gate: either is in all of its matches.
+    ...TAKEOVER.map((t) => t.needs?.[0] ?? t.gate),
+  ];
+}
+
+/** Whether detectHijack can find anything in some sentence of `text` (a cheaper, weaker test than running it). */
+export function mayHijack(text: string): boolean {
+  const toolWord = /tool/i.test(text);
+  if (toolWord && WHEN.test(text)) return true;
+  if (ALL.test(text) || SIDE_OR_OTHERS.test(text) || INSTEAD.test(text) || OVERRIDE_OR_WHENEVER.test(text)) {
+    return true;
+  }
+  if (STRONG_OBLIGATION.test(text)) return true;
+  return TAKEOVER.some(({ gate, needs }) => gate.test(text) && (needs ?? []).every((re) => re.test(text)));
+}
+
 /** One sentence's attempts to change or take over other tools; `mentions` knows the server's tool names. */
 export function detectHijack(sentence: string, context: IntentContext, mentions: ToolMentions): IntentMatch[] {
-  const own = ownNames(context);
+  // The text passed mayHijack; most of its sentences do not, and need none of the patterns.
+  return mayHijack(sentence) ? hijacksIn(sentence, context, mentions) : [];
+}
+
+/** detectHijack without its gate (tests hold the gate to it). */
+export function hijacksIn(sentence: string, context: IntentContext, mentions: ToolMentions): IntentMatch[] {
   const out: IntentMatch[] = [];
+  const own = ownNames(context);
   const add = (s: Span, label: string) => out.push({ start: s.start, end: s.end, label });
   const named = mentions.find(sentence, own);
   const mentionsOther = named.length > 0;
@@ -227,7 +281,7 @@ export function detectHijack(sentence: string, context: IntentContext, mentions:
     const sibling = context.toolNames.has(tool);
     if (OBLIGATION.test(sentence) && (!sibling || REDIRECT.test(sentence))) add(s, `rules for the ${tool} tool`);
   }
-  for (const s of /all\s/i.test(sentence) ? matchSpans(sentence, SEND_ALL_TO) : []) {
+  for (const s of /all\s/i.test(sentence) && SEND_ALL_HEAD.test(sentence) ? matchSpans(sentence, SEND_ALL_TO) : []) {
     add(s, "redirects what other tools send");
   }
   for (const s of toolWord ? matchSpans(sentence, SIDE_EFFECT) : []) add(s, "side effect on another tool");
@@ -257,7 +311,7 @@ export function detectHijack(sentence: string, context: IntentContext, mentions:
     for (const s of named) add(s, `changes how ${s.name} behaves`);
   }
   for (const { label, gate, needs, re, named: how } of TAKEOVER) {
-    if (!gate.test(sentence) || (needs !== undefined && !needs(sentence))) continue;
+    if (!gate.test(sentence) || (needs !== undefined && !needs.every((re) => re.test(sentence)))) continue;
     for (const s of matchSpans(sentence, re)) {
       const rest = sentence.slice(s.end);
       if (UNTIL_USER.test(rest)) continue;

@@ -52,13 +52,13 @@ const PATTERNS: readonly RegExp[] = [
   /\b(?:new|updated|revised|real|actual|override)\s+(?:system\s+)?(?:instructions?|prompt|directives?|rules)\s*:/gi,
 ];
 
-/** A word every pattern needs; most sentences have none. */
-const GATE =
+/** A word every pattern needs; most sentences have none (and a text without one skips the rule, rules-security.ts). */
+export const OVERRIDE_TRIGGER =
   /\b(?:void|invalid|obsolete|outdated|revoked|superseded|cancel\w*|ignore|disregard|forget|overrid\w*|overrul\w*|bypass|circumvent|abandon|aside|throw|attention|heed|stop|longer|follow|obey|respect|adhere|comply|listen|precedence|priority|preference|supersed\w*|replaces?|trumps?|outranks?|cancels?|apply|matter|count|real|actual|true|updated|now|mode|drop|discard|dismiss|skip|suspend|disable|ditch|scrap|shed|toss|remove|turn|switch|new|revised)\b/i;
 
 export function detectOverride(sentence: string): IntentMatch[] {
   const out: IntentMatch[] = [];
-  if (!GATE.test(sentence)) return out;
+  if (!OVERRIDE_TRIGGER.test(sentence)) return out;
   for (const re of PATTERNS) {
     for (const s of matchSpans(sentence, re)) {
       out.push({ start: s.start, end: s.end, label: "override prior instructions" });

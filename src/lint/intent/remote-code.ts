@@ -66,6 +66,13 @@ const SHELL_GATE =
 const PROSE_GATE =
   /\b(?:download|fetch|retrieve|grab|pull|curl|wget)\b|\b(?:run|execute|exec|eval(?:uate)?|source|launch|start|install|invoke|load)\b[^\n]*(?::\/\/|\d\.\d+\.\d+\.\d)/i;
 
+export const REMOTE_CODE_TRIGGERS: readonly RegExp[] = [SHELL_GATE, PROSE_GATE];
+
+/** Whether detectRemoteCode can find anything in some sentence of `text`. */
+export function mayRunRemoteCode(text: string): boolean {
+  return SHELL_GATE.test(text) || PROSE_GATE.test(text);
+}
+
 export function detectRemoteCode(sentence: string): IntentMatch[] {
   const out: IntentMatch[] = [];
   const shell = SHELL_GATE.test(sentence);

@@ -17,7 +17,7 @@
  *
  * Pure; no I/O.
  */
-import { matchSpans, type Span } from "../text-scan.ts";
+import { hasMatch, matchSpans, type Span } from "../text-scan.ts";
 import { cover, EXTERNAL_TARGET, type IntentMatch, imperativeVerbs } from "./model.ts";
 
 /** Files that hold secrets. `.env` only as its own word: `.env.example`, `.env.sample` hold names. */
@@ -54,6 +54,9 @@ const ENV_GENERIC = new RegExp(
 
 const GENERIC_SECRET =
   /\b(?:private\s+keys?|ssh\s+keys?|api[\s_-]?keys?|api[\s_-]?tokens?|personal\s+access\s+tokens?|access[\s_-]?tokens?|refresh[\s_-]?tokens?|auth(?:entication|orization)?[\s_-]?tokens?|bearer\s+tokens?|oauth\s+tokens?|session\s+(?:tokens?|cookies?|ids?)|secret\s+keys?|client\s+secrets?|passwords?|passphrases?|credentials|secrets|seed\s+phrases?|recovery\s+phrases?|mnemonics?|cookies|tokens|keys)\b/gi;
+
+/** A word every match of GENERIC_SECRET holds ("session ids" too, which GENERIC_GATE lacks). */
+const GENERIC_WORD = /key|token|cookie|session|secret|password|passphrase|credential|phrase|mnemonic/i;
 
 /** A secret named, not handed over: "secret names", "the names of the secrets", "without their values". */
 function namesOnly(sentence: string, span: Span): boolean {
@@ -99,6 +102,35 @@ const FILE_GATE =
   /ssh|id_|\/etc\/|\.env|\.aws|credential|npmrc|netrc|git-cred|pgpass|pypirc|kube|mcp|claude_desktop|cursor|docker|gnupg|_history|wallet|keychain|security\s+find|hosts\.yml|\.config/i;
 const ENV_GATE = /[A-Z0-9]_[A-Z]|\$\{?[A-Z]|%[A-Z]|process\.env|environ|getenv|\benv\b|variab/i;
 const GENERIC_GATE = /key|token|secret|password|passphrase|credential|cookie|mnemonic|phrase/i;
+/**
+ * What every match of SECRET_ENV, ENV_REFERENCE and ENV_GENERIC holds (they are case-sensitive):
+ * a `$`/`%`/`process.env`/`os.environ`/`getenv(` reference, a SECRET_WORD after "_", a space or
+ * "*", or "variable", "env var", ".env values". ENV_GATE (case-insensitive) is wider.
+ */
+const ENV_STRICT =
+  /[$%]|process\.env|os\.environ|getenv\(|[\s*_](?:KEY|TOKEN|SECRET|PASS|PWD|CREDENTIAL|AUTH|PAT|COOKIE|SESSION|PRIVATE|API|ACCESS)|variable|env\s+var|\.env\s+values/;
+
+/** The gates a text must pass somewhere for detectSecretAccess to find anything in it. */
+export const SECRET_TRIGGERS: readonly RegExp[] = [FILE_GATE, ENV_GATE, GENERIC_GATE];
+
+/** Whether detectSecretAccess can find anything in some sentence of `text`: a kind of secret and a verb. */
+export function maySeekSecrets(text: string): boolean {
+  return (
+    (FILE_GATE.test(text) || ENV_GATE.test(text) || GENERIC_GATE.test(text)) &&
+    (hasMatch(READ_OR_SEND, text) || hasMatch(SEND, text))
+  );
+}
+
+/** Environment variables the sentence names, each with the verbs that can hand its value over. */
+function envMentions(sentence: string, sends: Span[]): (Span & { match: RegExpExecArray; verbs: Span[] })[] {
+  const secret = matchSpans(sentence, SECRET_ENV);
+  const reveals = secret.length > 0 ? [...sends, ...imperativeVerbs(sentence, REVEAL)] : sends;
+  return [
+    ...secret.map((s) => ({ ...s, verbs: reveals })),
+    ...matchSpans(sentence, ENV_REFERENCE).map((s) => ({ ...s, verbs: sends })),
+    ...matchSpans(sentence, ENV_GENERIC).map((s) => ({ ...s, verbs: sends })),
+  ].sort((a, b) => a.start - b.start || b.end - a.end);
+}
 
 export function detectSecretAccess(sentence: string): IntentMatch[] {
   const files = FILE_GATE.test(sentence);
@@ -107,7 +139,6 @@ export function detectSecretAccess(sentence: string): IntentMatch[] {
   const sends = imperativeVerbs(sentence, SEND);
   const readOrSend = [...imperativeVerbs(sentence, READ_OR_SEND), ...sends];
   if (readOrSend.length === 0) return [];
-  const reveals = [...sends, ...imperativeVerbs(sentence, REVEAL)];
   const secrets: (Span & { what: string })[] = [];
   const verbs: Span[] = [];
   const overlaps = (s: Span) => secrets.some((t) => t.start < s.end && s.start < t.end);
@@ -126,15 +157,10 @@ export function detectSecretAccess(sentence: string): IntentMatch[] {
     candidates.find(
       (v) => v.end <= s.start && s.start - v.end <= 60 && OBJECT_LEAD.test(sentence.slice(v.end, s.start)),
     );
-  const env = !envs
-    ? []
-    : [
-        ...matchSpans(sentence, SECRET_ENV).map((s) => ({ ...s, verbs: reveals })),
-        ...matchSpans(sentence, ENV_REFERENCE).map((s) => ({ ...s, verbs: sends })),
-        ...matchSpans(sentence, ENV_GENERIC).map((s) => ({ ...s, verbs: sends })),
-      ].sort((a, b) => a.start - b.start || b.end - a.end);
+  // ENV_STRICT false: none of the three patterns can match, and they are not run (nor compiled).
+  const env = envs && ENV_STRICT.test(sentence) ? envMentions(sentence, sends) : [];
   // "read the environment variables and include them …": read as the object, sent as a pronoun.
-  const readers = imperativeVerbs(sentence, READ_ENV);
+  const readers = env.length > 0 ? imperativeVerbs(sentence, READ_ENV) : [];
   for (const s of env) {
     if (namesOnly(sentence, s) || overlaps(s)) continue;
     const reader = objectOf(s, readers);
@@ -158,17 +184,17 @@ export function detectSecretAccess(sentence: string): IntentMatch[] {
     verbs.push(verb);
   }
 
-  // Generic secrets: a verb of sending and a sign that they leave.
-  EXTERNAL_TARGET.lastIndex = 0;
+  // Generic secrets: a verb of sending and a sign that they leave (looked for only when one is named).
+  const generic = sends.length > 0 && GENERIC_WORD.test(sentence) ? matchSpans(sentence, GENERIC_SECRET) : [];
   const leaves =
-    EXTERNAL_TARGET.test(sentence) ||
-    SECRECY.test(sentence) ||
-    USERS_SECRET.test(sentence) ||
-    SECRET_SOURCE.test(sentence) ||
-    ALL_SECRETS.test(sentence);
-  EXTERNAL_TARGET.lastIndex = 0;
-  if (leaves && sends.length > 0) {
-    for (const s of matchSpans(sentence, GENERIC_SECRET)) {
+    generic.length > 0 &&
+    (hasMatch(EXTERNAL_TARGET, sentence) ||
+      SECRECY.test(sentence) ||
+      USERS_SECRET.test(sentence) ||
+      SECRET_SOURCE.test(sentence) ||
+      ALL_SECRETS.test(sentence));
+  if (leaves) {
+    for (const s of generic) {
       if (namesOnly(sentence, s) || overlaps(s)) continue;
       // "tokens"/"keys" alone are too common ("max tokens", "object keys"): only after a possessive or "all".
       if (/^(?:tokens|keys|cookies)$/i.test(s.match[0])) {

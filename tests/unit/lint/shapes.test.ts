@@ -7,10 +7,14 @@
 import { describe, expect, test } from "bun:test";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { syntheticPair } from "../../../scripts/synthetic.ts";
+import { serializeContract } from "../../../src/contract/canonical.ts";
 import type { Contract, JsonObject, Tool } from "../../../src/contract/model.ts";
 import { parseContract } from "../../../src/contract/read.ts";
 import { lintContract } from "../../../src/lint/lint.ts";
 import { toolListSize } from "../../../src/lint/rules-quality.ts";
+import { shapesFromText } from "../../../src/lint/shape-text.ts";
+import { declareSourceText, indexShapes } from "../../../src/lint/shapes.ts";
 import { contract } from "../diff/helpers.ts";
 
 const ROOT = join(import.meta.dir, "../../..");
@@ -150,5 +154,116 @@ describe("tool-list size", () => {
     });
     const characters = JSON.stringify({ tools: odd.tools }).length;
     expect(toolListSize(odd).characters).toBe(characters);
+  });
+});
+
+describe("shapes read from the lockfile text", () => {
+  /** The shapes as partitions (which tools share a schema), comparable across id numberings. */
+  function partition(ids: Int32Array): number[] {
+    const first = new Map<number, number>();
+    return [...ids].map((id, i) => {
+      if (id === -1) return -1;
+      if (!first.has(id)) first.set(id, i);
+      return first.get(id)!;
+    });
+  }
+  function bySerializing(c: Contract) {
+    const sizes = indexShapes(structuredClone(c), true);
+    return {
+      lengths: sizes.toolLengths,
+      in: partition(sizes.shapes.inputSchema),
+      out: partition(sizes.shapes.outputSchema),
+    };
+  }
+  function byText(c: Contract, text: string) {
+    const sizes = shapesFromText(c, text);
+    return (
+      sizes && {
+        lengths: sizes.toolLengths,
+        in: partition(sizes.shapes.inputSchema),
+        out: partition(sizes.shapes.outputSchema),
+      }
+    );
+  }
+
+  /** Tools sharing schemas full of findings: each of four rich schemas on eight tools. */
+  function repeated(): Contract {
+    const names = ["send_email", "create_issue", "read_file", "tool_x"];
+    const tools: Tool[] = names.flatMap((base, j) =>
+      Array.from({ length: 8 }, (_, copy) => ({
+        name: copy === 0 ? base : `${base}_${copy}`,
+        description: poisonedTexts[j * 8 + copy] ?? "Does things.",
+        inputSchema: richSchema(poisonedTexts.slice(j * 15, j * 15 + 30), names),
+        outputSchema: { type: "object", properties: { ok: { type: "boolean" } } },
+      })),
+    );
+    return contract({ tools });
+  }
+
+  test("the same shapes and sizes as serializing, on synthetic lockfiles and shared poisoned schemas", () => {
+    const [a, b] = syntheticPair(300);
+    for (const c of [a, b, repeated()]) {
+      const text = serializeContract(c);
+      const read = parseContract(text, "x.json");
+      const fromText = byText(read, text);
+      expect(fromText).toBeDefined();
+      expect(fromText).toEqual(bySerializing(read));
+    }
+  });
+
+  test("a lint with the text declared finds exactly what it finds without", () => {
+    const text = serializeContract(repeated());
+    const plain = parseContract(text, "x.json");
+    const declared = parseContract(text, "x.json");
+    declareSourceText(declared, text);
+    expect(shapesFromText(declared, text)).toBeDefined();
+    const found = lintContract(declared);
+    expect(found.length).toBeGreaterThan(500);
+    expect(found).toEqual(lintContract(plain));
+    expect(toolListSize(declared)).toEqual(toolListSize(plain));
+  });
+
+  test("texts in another layout, or not the contract's own, give the same shapes or none", () => {
+    const c = contract({
+      tools: Array.from({ length: 8 }, (_, i) => ({
+        name: `t${i}`,
+        inputSchema: { type: "object", properties: { q: { type: "string" } } },
+        annotations: { title: "x" },
+      })),
+    });
+    const text = serializeContract(c);
+    const read = parseContract(text, "x.json");
+    const same = (t: string, r: Contract = read) => expect(byText(r, t) ?? bySerializing(r)).toEqual(bySerializing(r));
+    expect(byText(read, text)).toEqual(bySerializing(read));
+    // CRLF line ends (still cut, and right), one line and four-space indents (nothing is cut).
+    same(text.replace(/\n/g, "\r\n"));
+    expect(shapesFromText(read, JSON.stringify(JSON.parse(text)))).toBeUndefined();
+    expect(shapesFromText(read, JSON.stringify(JSON.parse(text), null, 4))).toBeUndefined();
+    // A member named like a schema, at a tool field's indentation but inside another field.
+    const nested = text.replace(
+      '"annotations": {\n        "title": "x"\n      }',
+      '"annotations": {\n      "inputSchema": {\n        "type": "object"\n      }\n      }',
+    );
+    expect(nested).not.toBe(text);
+    same(nested, parseContract(nested, "x.json"));
+    // A span that is no whole value: a schema's closing line moved up.
+    const broken = text.replace('"type": "string"\n          }', '"type": "string"\n      }');
+    expect(broken).not.toBe(text);
+    expect(shapesFromText(read, broken)).toBeUndefined();
+    // A contract changed after it was read: its names no longer match the text.
+    const renamed = structuredClone(read);
+    renamed.tools[3]!.name = "other";
+    expect(shapesFromText(renamed, text)).toBeUndefined();
+  });
+
+  test("schemas that rarely repeat are serialized", () => {
+    const c = contract({
+      tools: Array.from({ length: 8 }, (_, i) => ({
+        name: `t${i}`,
+        inputSchema: { type: "object", description: `d${i}` },
+      })),
+    });
+    const text = serializeContract(c);
+    expect(shapesFromText(parseContract(text, "x.json"), text)).toBeUndefined();
   });
 });
