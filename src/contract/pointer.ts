@@ -5,16 +5,21 @@
 
 /** One segment for a name: `~` → `~0`, `/` → `~1`. */
 export function escapeSegment(segment: string | number): string {
-  return String(segment).replace(/~/g, "~0").replace(/\//g, "~1");
+  const text = String(segment);
+  // Most names hold neither character: no regex runs for them (paths are built per schema node).
+  if (!text.includes("~") && !text.includes("/")) return text;
+  return text.replace(/~/g, "~0").replace(/\//g, "~1");
 }
 
 /** One name from a segment: `~1` → `/`, then `~0` → `~`. */
 export function unescapeSegment(segment: string): string {
+  if (!segment.includes("~")) return segment;
   return segment.replace(/~1/g, "/").replace(/~0/g, "~");
 }
 
 /** Appends segments to a JSON Pointer ("" is the root). */
 export function pointer(base: string, ...segments: (string | number)[]): string {
+  if (segments.length === 1) return `${base}/${escapeSegment(segments[0] as string | number)}`;
   return base + segments.map((s) => `/${escapeSegment(s)}`).join("");
 }
 

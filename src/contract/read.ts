@@ -9,8 +9,8 @@ import { locateJsonError } from "./json-position.ts";
 import { CLIENT_CAPABILITIES, type Contract, ERAS, isJsonObject, LOCKFILE_VERSION, SURFACE_LISTS } from "./model.ts";
 import { readPeerSurface } from "./peers/detect.ts";
 import { importedFromProblem } from "./peers/imported.ts";
-import { parseByTools, remember, unvalidated } from "./tool-spans.ts";
-import { describeFound, describeProblem, findContractProblem } from "./validate.ts";
+import { parseByTools, remember } from "./tool-spans.ts";
+import { describeFound, describeProblem, findContractProblem, MAX_NESTING_DEPTH, toolPasses } from "./validate.ts";
 
 const HINT = "Regenerate it with `mcp-contract snapshot`, or restore it from version control.";
 
@@ -24,7 +24,7 @@ export function parseContract(text: string, source: string, options: { share?: b
     throw new UsageError(`${source} is empty, so it holds no contract. ${HINT}`);
   }
   // Tool by tool where the layout is ours (tool-spans.ts): tools the lockfile read before holds too are shared.
-  const byTools = options.share ? parseByTools(text) : undefined;
+  const byTools = options.share ? parseByTools(text, toolPasses) : undefined;
   let data: unknown = byTools?.data;
   try {
     data ??= JSON.parse(text);
@@ -101,7 +101,15 @@ export function parseContract(text: string, source: string, options: { share?: b
     if (!Array.isArray(data[list.key])) throw problem(`$.${list.key}`, "expected an array");
   }
   // Every item's fields, nesting depth and numbers: the same check a capture passes.
-  const found = findContractProblem((byTools ? unvalidated(data) : data) as unknown as Contract);
+  // Tools shared with the lockfile read before passed these checks at the same depth there;
+  // the others were checked as they were parsed. Any that did not pass are checked here, in order.
+  const passed = byTools?.passed;
+  const found = findContractProblem(
+    data as unknown as Contract,
+    MAX_NESTING_DEPTH,
+    true,
+    passed && ((i) => passed[i] === true),
+  );
   if (found) {
     throw new UsageError(`${source} is not a valid mcp-contract lockfile: ${describeProblem(found)}. ${HINT}`);
   }

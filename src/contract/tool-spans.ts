@@ -1,11 +1,11 @@
 /**
  * Reading a lockfile's tools one by one, so that two lockfiles read in one run share what is
  * the same. In the layout mcp-contract writes (2-space JSON, one tool per element of the
- * top-level "tools" array), each tool is a span of text between fixed separators. A tool of
- * the second file whose text is exactly that of a tool of the first is that same value: it is
- * not parsed again, not validated again (it passed at the same place in the first file), and
- * the diff sees one object on both sides, so unchanged tools cost a string comparison instead
- * of a parse, a validation walk and an equality walk each.
+ * top-level "tools" array), each tool is a span of text from its `{` to the first line that is
+ * its closing `}` (`\n    }`). A tool of the second file whose text is exactly that of a tool
+ * of the first is that same value: it is not parsed again, not validated again (it passed at
+ * the same depth in the first file), and the diff sees one object on both sides, so unchanged
+ * tools cost a text comparison instead of a parse, a validation walk and an equality walk each.
  *
  * Sound for any text, not only ours: the text is cut into `before [ span, span, ... ] after`
  * at fixed separators; every span must parse (or be the text of a span that did), and
@@ -18,8 +18,14 @@
 import { isJsonObject, type JsonObject } from "./model.ts";
 
 const OPEN = '\n  "tools": [\n    {';
-const SEPARATOR = "},\n    {";
-const CLOSE = "}\n  ]";
+/** A tool's closing line; what follows it is NEXT (another tool) or CLOSE (the end of the list). */
+const TOOL_END = "\n    }";
+const NEXT = ",\n    {";
+const CLOSE = "\n  ]";
+/** How a tool's text starts in our layout: its name is its first field. */
+const NAME_START = '{\n      "name": ';
+/** Texts compared at most per look-up: a file of many same-named tools must not make reading quadratic. */
+const MAX_CANDIDATES = 64;
 
 /** One tool's text and its value. */
 interface Span {
@@ -27,91 +33,125 @@ interface Span {
   value: unknown;
 }
 
-/** The tools of the lockfile read last, by bucketOf: what the next one may share. */
-let previous = new Map<string, Span[]>();
-
-const NAME_LINE = '\n      "name": ';
-
 /**
- * A short key that equal texts share: the length and the tool's own name line (in our layout
- * the first line at its indentation). Only a bucket: sharing still needs the whole text equal.
+ * The tools of the lockfile read last, in file order, every one of which passed the contract
+ * boundary at its place (read.ts remembers a file only after it passed): what the next may share.
  */
-function bucketOf(text: string): string {
-  const at = text.indexOf(NAME_LINE);
-  const line = at === -1 ? "" : text.slice(at, text.indexOf("\n", at + 1));
-  return `${text.length}${line}`;
+let previous: readonly Span[] = [];
+/** `previous` by the first line of each text, built on the first tool that is not where expected. */
+let previousByLine: Map<string, number[]> | undefined;
+
+/** The tool's first line (its name, in our layout), or "" when it does not start with its name. */
+function firstLine(text: string): string {
+  if (!text.startsWith(NAME_START)) return "";
+  const end = text.indexOf("\n", NAME_START.length);
+  return end === -1 ? text : text.slice(0, end);
 }
-/** Tool values that passed the contract boundary at $.tools[i] of a lockfile (validate.ts). */
-const validated = new WeakSet<object>();
 
 export interface SpanRead {
   /** The parsed file, equal to JSON.parse of its text. */
   data: JsonObject;
   spans: Span[];
+  /**
+   * For each tool, whether it is known to pass the contract boundary at its place: a tool of the
+   * lockfile read before (which passed there), or one `check` passed right after parsing it.
+   */
+  passed: boolean[];
 }
 
 /** The file parsed tool by tool, sharing the tools of the lockfile read before; undefined when the layout is not ours. */
-export function parseByTools(text: string): SpanRead | undefined {
+export function parseByTools(text: string, check?: (tool: unknown) => boolean): SpanRead | undefined {
   try {
     const start = text.indexOf(OPEN);
     if (start === -1) return undefined;
     const open = start + OPEN.indexOf("[");
-    // One pass finds the separators and the first close after them (twice as fast as two indexOf scans).
-    const cuts = /\},\n {4}\{|\}\n {2}\]/g;
-    cuts.lastIndex = start;
     const spans: Span[] = [];
+    const passed: boolean[] = [];
+    // Where the next tool is expected among `previous`: files list tools in the same (sorted) order,
+    // so most tools are the next one there, and one text comparison settles them.
+    let expected = 0;
     let from = start + OPEN.length - 1;
-    let end = -1;
-    for (let cut = cuts.exec(text); cut !== null; cut = cuts.exec(text)) {
-      if (cut[0] === CLOSE) {
-        end = cut.index;
-        break;
+    for (;;) {
+      let span: Span | undefined;
+      let end = -1;
+      const hint = previous[expected];
+      if (hint !== undefined && text.startsWith(hint.text, from)) {
+        end = from + hint.text.length;
+        // Its text ends at its first TOOL_END, so a scan from `from` would cut exactly here too.
+        if (text.startsWith(NEXT, end) || text.startsWith(CLOSE, end)) {
+          span = hint;
+          expected++;
+        }
       }
-      spans.push(spanOf(text.slice(from, cut.index + 1)));
-      from = cut.index + SEPARATOR.length - 1;
+      if (span === undefined) {
+        const at = text.indexOf(TOOL_END, from);
+        if (at === -1) return undefined;
+        end = at + TOOL_END.length;
+        const own = text.slice(from, end);
+        // The expected tool, changed (the same name line), is followed by the next one; else look it up.
+        const inPlace = hint !== undefined && firstLine(own) === firstLine(hint.text);
+        const found = inPlace ? { next: expected + 1 } : findPrevious(own);
+        if (found.next !== undefined) expected = found.next;
+        span = found.span;
+        if (span === undefined) {
+          span = { text: own, value: JSON.parse(own) };
+          passed.push(check?.(span.value) === true);
+        } else passed.push(true);
+      } else passed.push(true);
+      spans.push(span);
+      if (text.startsWith(NEXT, end)) {
+        from = end + NEXT.length - 1;
+        continue;
+      }
+      if (!text.startsWith(CLOSE, end)) return undefined;
+      const before = text.slice(0, open);
+      const after = text.slice(end + CLOSE.length);
+      const skeleton = JSON.parse(`${before}0${after}`) as unknown;
+      const other = JSON.parse(`${before}1${after}`) as unknown;
+      if (!isJsonObject(skeleton) || !isJsonObject(other) || skeleton.tools !== 0 || other.tools !== 1) {
+        return undefined;
+      }
+      // Only our lockfiles share: a peer tool's file is converted, not read as it is.
+      if (skeleton.lockfileVersion === undefined) return undefined;
+      skeleton.tools = spans.map((s) => s.value) as JsonObject[];
+      return { data: skeleton, spans, passed };
     }
-    if (end === -1) return undefined;
-    spans.push(spanOf(text.slice(from, end + 1)));
-    const before = text.slice(0, open);
-    const after = text.slice(end + CLOSE.length);
-    const skeleton = JSON.parse(`${before}0${after}`) as unknown;
-    const other = JSON.parse(`${before}1${after}`) as unknown;
-    if (!isJsonObject(skeleton) || !isJsonObject(other) || skeleton.tools !== 0 || other.tools !== 1) return undefined;
-    // Only our lockfiles share: a peer tool's file is converted, not read as it is.
-    if (skeleton.lockfileVersion === undefined) return undefined;
-    skeleton.tools = spans.map((span) => span.value) as JsonObject[];
-    return { data: skeleton, spans };
   } catch {
     return undefined;
   }
 }
 
-function spanOf(text: string): Span {
-  for (const span of previous.get(bucketOf(text)) ?? []) if (span.text === text) return span;
-  return { text, value: JSON.parse(text) };
-}
-
 /**
- * What the contract boundary still has to check: `data` with each tool that already passed it
- * (shared with the lockfile read before) replaced by its name alone, which passes the same way.
+ * A tool of the lockfile read before with exactly this text, and where the tool after it is
+ * expected: after the one with the same first line (the same tool, changed) when none is equal.
  */
-export function unvalidated(data: JsonObject): JsonObject {
-  const tools = data.tools;
-  if (!Array.isArray(tools) || !tools.some((tool) => isJsonObject(tool) && validated.has(tool))) return data;
-  return {
-    ...data,
-    tools: tools.map((tool) => (isJsonObject(tool) && validated.has(tool) ? { name: tool.name as string } : tool)),
-  };
+function findPrevious(text: string): { span?: Span | undefined; next?: number } {
+  if (previous.length === 0) return {};
+  previousByLine ??= indexByLine(previous);
+  const candidates = previousByLine.get(firstLine(text));
+  if (candidates === undefined) return {};
+  const shown = Math.min(candidates.length, MAX_CANDIDATES);
+  for (let c = 0; c < shown; c++) {
+    const index = candidates[c] as number;
+    const span = previous[index] as Span;
+    if (span.text === text) return { span, next: index + 1 };
+  }
+  return { next: (candidates[0] as number) + 1 };
 }
 
-/** After a lockfile passed the boundary: its tools are validated, and the next lockfile may share them. */
+function indexByLine(spans: readonly Span[]): Map<string, number[]> {
+  const byLine = new Map<string, number[]>();
+  spans.forEach((span, index) => {
+    const line = firstLine(span.text);
+    const same = byLine.get(line);
+    if (same) same.push(index);
+    else byLine.set(line, [index]);
+  });
+  return byLine;
+}
+
+/** After a lockfile passed the boundary: the next lockfile may share its tools. */
 export function remember(read: SpanRead): void {
-  previous = new Map();
-  for (const span of read.spans) {
-    if (isJsonObject(span.value)) validated.add(span.value);
-    const key = bucketOf(span.text);
-    const same = previous.get(key);
-    if (same) same.push(span);
-    else previous.set(key, [span]);
-  }
+  previous = read.spans;
+  previousByLine = undefined;
 }

@@ -141,13 +141,30 @@ export function findValueProblem(
 function isSound(value: unknown, level: number, limit: number): boolean {
   if (typeof value === "number") return Number.isFinite(value);
   if (value === null || typeof value !== "object") return true;
-  if (level > limit) return false;
-  if (Array.isArray(value)) {
-    for (let i = 0; i < value.length; i++) if (!isSound(value[i], level + 1, limit)) return false;
+  return level <= limit && childrenSound(value, level, limit);
+}
+
+/**
+ * isSound for the children of the object or array `node` at `level`. Scalars are judged in the
+ * loop, without a call each: they are most of a schema's nodes, and this halves the walk.
+ */
+function childrenSound(node: object, level: number, limit: number): boolean {
+  if (Array.isArray(node)) {
+    for (let i = 0; i < node.length; i++) {
+      const child: unknown = node[i];
+      if (typeof child === "object") {
+        if (child !== null && (level >= limit || !childrenSound(child, level + 1, limit))) return false;
+      } else if (typeof child === "number" && !Number.isFinite(child)) return false;
+    }
     return true;
   }
   // for...in visits own keys and inherited enumerable ones (JSON objects have none): never fewer.
-  for (const key in value) if (!isSound((value as Record<string, unknown>)[key], level + 1, limit)) return false;
+  for (const key in node) {
+    const child: unknown = (node as Record<string, unknown>)[key];
+    if (typeof child === "object") {
+      if (child !== null && (level >= limit || !childrenSound(child, level + 1, limit))) return false;
+    } else if (typeof child === "number" && !Number.isFinite(child)) return false;
+  }
   return true;
 }
 
@@ -248,21 +265,30 @@ function itemProblem(list: SurfaceList, item: Json, index: number): ContractProb
 /**
  * The first problem of a structurally sound contract (its four lists are arrays): a wrong
  * item field, too deep a value, a number that is not finite. Undefined when there is none.
+ * `passed(i)`: whether the tool at $.tools[i] is known to pass already (read.ts: toolPasses said
+ * so as it was parsed, or the same value passed in the lockfile read before, where tools sit at
+ * the same depth); such tools are not walked again. The answer is the same either way: a tool
+ * that passes adds no problem.
  */
 export function findContractProblem(
   contract: Contract,
   limit: number = MAX_NESTING_DEPTH,
   fields = true,
+  passed?: (index: number) => boolean,
 ): ContractProblem | undefined {
   const source = contract as unknown as Record<string, Json>;
   for (const list of fields ? SURFACE_LISTS : []) {
     const items = source[list.key];
     if (!Array.isArray(items)) continue;
+    const known = list.key === "tools" ? passed : undefined;
     for (let i = 0; i < items.length; i++) {
-      const problem = itemProblem(list, items[i] as Json, i);
+      const item = items[i] as Json;
+      if (known?.(i) || itemPasses(list, item)) continue;
+      const problem = itemProblem(list, item, i);
       if (problem) return problem;
     }
   }
+  if (contractSound(source, limit, passed)) return undefined;
   const problem = findValueProblem(contract, limit);
   if (problem) {
     // Name the item the value is in, as the field checks do.
@@ -275,6 +301,45 @@ export function findContractProblem(
     }
   }
   return problem;
+}
+
+/**
+ * Whether a tool at $.tools[i] of a lockfile passes every check findContractProblem makes of
+ * it (its fields, depth and numbers), so that it can be skipped there (`passed`). The reader
+ * asks right after parsing each tool, while its nodes are still in the processor's caches.
+ */
+export function toolPasses(tool: unknown): boolean {
+  return itemPasses(TOOLS, tool as Json) && isSound(tool, 3, MAX_NESTING_DEPTH);
+}
+
+const TOOLS = SURFACE_LISTS[0];
+
+/** Whether itemProblem would find nothing, without building its messages: most items pass. */
+function itemPasses(list: SurfaceList, item: Json): boolean {
+  if (!isJsonObject(item) || typeof item[list.id] !== "string") return false;
+  for (const [field, check] of FIELD_ENTRIES[list.key]) {
+    const value = item[field];
+    if (value !== undefined && check(value) !== undefined) return false;
+  }
+  return list.key !== "prompts" || item.arguments === undefined;
+}
+
+/** isSound of a whole contract (the file is level 1), skipping the tools `passed` says passed already. */
+function contractSound(
+  contract: Record<string, Json>,
+  limit: number,
+  passed: ((index: number) => boolean) | undefined,
+): boolean {
+  if (passed === undefined || limit < 3) return isSound(contract, 1, limit);
+  for (const key in contract) {
+    const child = contract[key];
+    if (key !== "tools" || !Array.isArray(child)) {
+      if (!isSound(child, 2, limit)) return false;
+      continue;
+    }
+    for (let i = 0; i < child.length; i++) if (!passed(i) && !isSound(child[i], 3, limit)) return false;
+  }
+  return true;
 }
 
 /** "at $.tools[3].inputSchema (tool "search"), expected …": a problem as one clause. */

@@ -216,7 +216,14 @@ export function duplicateSpecs(
 export { jsonEqual };
 
 export function sortedUnionKeys(a: JsonObject, b: JsonObject): string[] {
-  return [...new Set([...Object.keys(a), ...Object.keys(b)])].sort(compareStrings);
+  const keys = Object.keys(a);
+  // Two versions of one item mostly have the same fields: then the union is one side's keys.
+  let shared = 0;
+  for (const key in b) {
+    if (!Object.hasOwn(a, key)) return [...new Set([...keys, ...Object.keys(b)])].sort(compareStrings);
+    shared++;
+  }
+  return (shared === keys.length ? keys : [...new Set([...keys, ...Object.keys(b)])]).sort(compareStrings);
 }
 
 const MAX_SHOWN = 60;
@@ -319,6 +326,7 @@ export function diffById<T extends JsonObject>(options: {
   for (const id of removed) specs.push(removal(options.removedRule, options.kind, id, renames.get(id)));
   const kind = options.kind as TouchedItem["kind"];
   const duplicated = (id: string, extra: T[], count: number) => {
+    if (extra.length === 0) return;
     specs.push(...duplicateSpecs(options.duplicateRule, options.kind, options.id, id, extra.length, count));
     for (const copy of extra) options.touched?.push({ kind, name: id, after: copy });
   };
@@ -331,6 +339,8 @@ export function diffById<T extends JsonObject>(options: {
   for (const [id, oldCopies] of before) {
     const newCopies = after.get(id);
     if (!newCopies) continue;
+    // One item on each side, the same object (a tool two lockfiles share, tool-spans.ts): unchanged.
+    if (oldCopies.length === 1 && newCopies.length === 1 && oldCopies[0] === newCopies[0]) continue;
     // One walk settles an unchanged item (most of a big lockfile); only differing ones are diffed field by field.
     const { changed, extra } = matchCopies(oldCopies, newCopies);
     for (const [oldItem, newItem] of changed) {

@@ -82,7 +82,7 @@ function written(value: Json | undefined, inSchema: boolean, sorted: boolean): J
 function writtenDiffs(
   a: Json | undefined,
   b: Json | undefined,
-  at: { path: string; key: string | undefined; underSchema: boolean },
+  at: { path: string; key: string | undefined; underSchema: boolean; differ?: boolean },
   inSchema: boolean,
   sorted: boolean,
   out: RawDiff[],
@@ -92,7 +92,7 @@ function writtenDiffs(
     rawDiffs(written(a, inSchema, sorted), written(b, inSchema, sorted), path, out);
     return;
   }
-  if (jsonEqual(a, b)) return;
+  if (!at.differ && jsonEqual(a, b)) return;
   // rawDiffs's tests, from what the walk knows instead of parsing the path again.
   const container = last !== undefined && NAME_CONTAINERS.has(last);
   const absent: JsonObject | undefined = underSchema && !container ? undefined : {};
@@ -105,6 +105,8 @@ function writtenDiffs(
   // Below /inputSchema or /outputSchema (not at them) is inside a schema, as rawDiffs reads the path.
   const childUnder = underSchema || path === "/inputSchema" || path === "/outputSchema";
   for (const key of sortedUnionKeys(oa, ob)) {
+    // The same value (a string, a shared object) gives no line: no path to build for it.
+    if (oa[key] === ob[key]) continue;
     const child = childInSchema(inSchema, key);
     const childAt = { path: pointer(path, key), key, underSchema: childUnder };
     writtenDiffs(oa[key], ob[key], childAt, child, inSchema && key === "required", out);
@@ -297,7 +299,8 @@ export function explainRest(
   covered: readonly string[] = [],
 ): ChangeSpec[] {
   const diffs: RawDiff[] = [];
-  writtenDiffs(oldItem, newItem, { path: "", key: undefined, underSchema: false }, false, false, diffs);
+  // The diff passes items it found different: no walk to say so again (equal ones would give no lines either).
+  writtenDiffs(oldItem, newItem, { path: "", key: undefined, underSchema: false, differ: true }, false, false, diffs);
   if (diffs.length === 0) return [];
   const explained: string[][] = [];
   for (const path of [...specs.map((s) => s.path), ...covered]) {

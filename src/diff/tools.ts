@@ -123,7 +123,7 @@ function diffSchema(
   oldSchema: Json | undefined,
   newSchema: Json | undefined,
 ): ChangeSpec[] {
-  if (jsonEqual(oldSchema, newSchema)) return [];
+  // compareSchemas answers equal schemas with no change after one walk of its own.
   return mapSchemaChanges(name, field, direction, compareSchemas(oldSchema, newSchema));
 }
 

@@ -17,3 +17,18 @@ export function dict(from?: JsonObject): JsonObject {
 export function own(node: JsonObject, key: string): Json | undefined {
   return Object.hasOwn(node, key) ? node[key] : undefined;
 }
+
+/**
+ * The names of both objects, each once, sorted (code unit order). Two versions of one schema
+ * node mostly have the same names: then it is one side's keys, sorted, without a set.
+ */
+export function sortedKeysOfBoth(a: JsonObject, b: JsonObject): string[] {
+  const keys = Object.keys(a);
+  let shared = 0;
+  // for...in: JSON objects and dicts inherit no enumerable keys.
+  for (const key in b) {
+    if (!Object.hasOwn(a, key)) return [...new Set([...keys, ...Object.keys(b)])].sort();
+    shared++;
+  }
+  return (shared === keys.length ? keys : [...new Set([...keys, ...Object.keys(b)])]).sort();
+}

@@ -64,9 +64,18 @@ export function containsRef(value: Json | undefined): boolean {
   if (value === null || typeof value !== "object") return false;
   const cached = refCache.get(value);
   if (cached !== undefined) return cached;
-  const found = Array.isArray(value)
-    ? value.some(containsRef)
-    : Object.hasOwn(value, "$ref") || Object.values(value).some((v) => containsRef(v as Json));
+  let found = false;
+  if (Array.isArray(value)) found = value.some(containsRef);
+  else if (Object.hasOwn(value, "$ref")) found = true;
+  else {
+    // for...in: no array of values per node (JSON objects have no inherited enumerable keys).
+    for (const key in value) {
+      if (containsRef(value[key])) {
+        found = true;
+        break;
+      }
+    }
+  }
   refCache.set(value, found);
   return found;
 }
@@ -100,10 +109,16 @@ function typeOfValue(value: Json): JsonType | "null" {
 
 function isNullBranch(branch: Json): boolean {
   if (!isJsonObject(branch)) return false;
-  const keys = Object.keys(branch).filter((k) => !ANNOTATION_KEYWORDS.has(k));
-  if (keys.length === 1 && keys[0] === "type") return branch.type === "null" || jsonEqual(branch.type, ["null"]);
-  if (keys.length === 1 && keys[0] === "const") return branch.const === null;
-  if (keys.length === 1 && keys[0] === "enum") return jsonEqual(branch.enum, [null]);
+  // The one validation keyword of the branch, if it has exactly one.
+  let only: string | undefined;
+  for (const k in branch) {
+    if (ANNOTATION_KEYWORDS.has(k)) continue;
+    if (only !== undefined) return false;
+    only = k;
+  }
+  if (only === "type") return branch.type === "null" || jsonEqual(branch.type, ["null"]);
+  if (only === "const") return branch.const === null;
+  if (only === "enum") return jsonEqual(branch.enum, [null]);
   return false;
 }
 
@@ -290,8 +305,13 @@ function intersectTypes(a: Json, b: Json): Json {
 }
 
 function onlyKeys(node: JsonObject, allowed: string[]): boolean {
-  const keys = Object.keys(node).filter((k) => !ANNOTATION_KEYWORDS.has(k));
-  return keys.length > 0 && keys.every((k) => allowed.includes(k));
+  let any = false;
+  for (const k in node) {
+    if (ANNOTATION_KEYWORDS.has(k)) continue;
+    if (!allowed.includes(k)) return false;
+    any = true;
+  }
+  return any;
 }
 
 /**

@@ -70,6 +70,20 @@ function isOwnId(root: Json, base: string): boolean {
 export function resolveRef(root: Json, ref: string, options: RefOptions = {}): Json | undefined {
   const hash = ref.indexOf("#");
   if (hash === -1 || (hash > 0 && !(options.ownId && isOwnId(root, ref.slice(0, hash))))) return undefined;
-  const pointer = decodeFragment(ref.slice(hash + 1));
-  return pointer === undefined ? undefined : resolvePointer(root, pointer);
+  const segments = fragmentSegments(ref.slice(hash + 1));
+  return segments === null ? undefined : followSegments(root, segments);
+}
+
+/** A fragment's pointer segments (null: no pointer), remembered: a schema follows the same few references many times. */
+const segmentsOf = new Map<string, string[] | null>();
+const MAX_REMEMBERED = 4096;
+
+function fragmentSegments(fragment: string): string[] | null {
+  const known = segmentsOf.get(fragment);
+  if (known !== undefined) return known;
+  const pointer = decodeFragment(fragment);
+  const segments = (pointer === undefined ? undefined : parsePointer(pointer)) ?? null;
+  if (segmentsOf.size >= MAX_REMEMBERED) segmentsOf.clear();
+  segmentsOf.set(fragment, segments);
+  return segments;
 }

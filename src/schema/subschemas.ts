@@ -32,28 +32,47 @@ export const SCHEMA_MAP = [
   "dependencies",
 ];
 
-/** Call `visit` for each direct subschema of `node`, with the pointer segments that lead to it. */
+/** Every subschema keyword, in the order forEachSubschema visits them, and its kind there. */
+const VISIT_ORDER: readonly (readonly [key: string, kind: "one" | "list" | "map"])[] = [
+  ...ONE_SCHEMA.map((key) => [key, "one"] as const),
+  ...SCHEMA_LIST.map((key) => [key, "list"] as const),
+  ...SCHEMA_MAP.map((key) => [key, "map"] as const),
+];
+const RANK = new Map(VISIT_ORDER.map(([key], rank) => [key, rank]));
+
+/**
+ * Call `visit` for each direct subschema of `node`, with the pointer segments that lead to it,
+ * keyword by keyword in VISIT_ORDER. The node's own keys are read rather than all 22 keywords
+ * looked up, as most nodes hold only a few keys (schema walks call this once per node).
+ */
 export function forEachSubschema(
   node: Json,
   visit: (child: Json, segments: string[]) => void,
   options: { defs: boolean } = { defs: true },
 ): void {
   if (!isJsonObject(node)) return;
-  for (const key of ONE_SCHEMA) {
-    const value = node[key];
-    if (value === undefined) continue;
-    if (Array.isArray(value)) {
-      for (const [i, v] of value.entries()) visit(v, [key, String(i)]);
-    } else visit(value, [key]);
+  const present: number[] = [];
+  // for...in: JSON objects (and dicts) inherit no enumerable keys.
+  for (const key in node) {
+    const rank = RANK.get(key);
+    if (rank !== undefined) present.push(rank);
   }
-  for (const key of SCHEMA_LIST) {
+  if (present.length === 0) return;
+  if (present.length > 1) present.sort((a, b) => a - b);
+  for (const rank of present) {
+    const [key, kind] = VISIT_ORDER[rank] as (typeof VISIT_ORDER)[number];
     const value = node[key];
-    if (Array.isArray(value)) for (const [i, v] of value.entries()) visit(v, [key, String(i)]);
-  }
-  for (const key of SCHEMA_MAP) {
-    if (!options.defs && (key === "$defs" || key === "definitions")) continue;
-    const value = node[key];
-    if (!isJsonObject(value)) continue;
-    for (const [name, v] of Object.entries(value)) if (!Array.isArray(v)) visit(v, [key, name]);
+    if (kind === "one") {
+      if (value === undefined) continue;
+      if (Array.isArray(value)) {
+        for (const [i, v] of value.entries()) visit(v, [key, String(i)]);
+      } else visit(value, [key]);
+    } else if (kind === "list") {
+      if (Array.isArray(value)) for (const [i, v] of value.entries()) visit(v, [key, String(i)]);
+    } else {
+      if (!options.defs && (key === "$defs" || key === "definitions")) continue;
+      if (!isJsonObject(value)) continue;
+      for (const [name, v] of Object.entries(value)) if (!Array.isArray(v)) visit(v, [key, name]);
+    }
   }
 }

@@ -7,7 +7,7 @@
  */
 import type { JsonObject } from "../../contract/model.ts";
 import { escapeSegment } from "../../contract/pointer.ts";
-import { own } from "../dict.ts";
+import { own, sortedKeysOfBoth } from "../dict.ts";
 import { jsonEqual } from "../normalize.ts";
 import { type Context, emit, show } from "./context.ts";
 
@@ -58,8 +58,7 @@ export const VALIDATION_KEYWORDS = new Set([
 ]);
 
 export function compareAnnotations(a: JsonObject, b: JsonObject, path: string, ctx: Context): void {
-  const keys = [...new Set([...Object.keys(a), ...Object.keys(b)])].sort();
-  for (const key of keys) {
+  for (const key of sortedKeysOfBoth(a, b)) {
     if (VALIDATION_KEYWORDS.has(key) || key === "$defs" || key === "definitions") continue;
     const x = own(a, key);
     const y = own(b, key);

@@ -7,7 +7,7 @@
  */
 import type { Json, JsonObject } from "../../contract/model.ts";
 import { escapeSegment } from "../../contract/pointer.ts";
-import { own } from "../dict.ts";
+import { own, sortedKeysOfBoth } from "../dict.ts";
 import { asObject, jsonEqual } from "../normalize.ts";
 import { type Context, compareNode, emit, equivalent } from "./context.ts";
 import { matchBranches, unionKey } from "./unions.ts";
@@ -79,7 +79,7 @@ function compareNotAndConditional(a: JsonObject, b: JsonObject, path: string, ct
 function compareDependentSchemas(a: JsonObject, b: JsonObject, path: string, ctx: Context): void {
   const da = asObject(a.dependentSchemas);
   const db = asObject(b.dependentSchemas);
-  for (const key of [...new Set([...Object.keys(da), ...Object.keys(db)])].sort()) {
+  for (const key of sortedKeysOfBoth(da, db)) {
     const x = own(da, key);
     const y = own(db, key);
     if (!bothOrNeitherEquivalent(x, y, ctx)) {

@@ -7,7 +7,7 @@
  */
 import { isJsonObject, type Json, type JsonObject } from "../../contract/model.ts";
 import { escapeSegment } from "../../contract/pointer.ts";
-import { own } from "../dict.ts";
+import { own, sortedKeysOfBoth } from "../dict.ts";
 import { ANNOTATION_KEYWORDS, asObject, isNever, jsonEqual } from "../normalize.ts";
 import { testRegex } from "../regex.ts";
 import { compareCount } from "./bounds.ts";
@@ -62,17 +62,12 @@ function stringList(value: Json | undefined): string[] {
   return Array.isArray(value) ? value.filter((v): v is string => typeof v === "string") : [];
 }
 
-/** The union of two objects' own keys, sorted. */
-function keysOfBoth(a: JsonObject, b: JsonObject): string[] {
-  return [...new Set([...Object.keys(a), ...Object.keys(b)])].sort();
-}
-
 function compareProperties(a: JsonObject, b: JsonObject, path: string, ctx: Context): void {
   const pa = isJsonObject(a.properties) ? a.properties : {};
   const pb = isJsonObject(b.properties) ? b.properties : {};
   const closedA = openness(a.additionalProperties) === "closed" && !isJsonObject(a.patternProperties);
   const closedB = openness(b.additionalProperties) === "closed" && !isJsonObject(b.patternProperties);
-  for (const name of keysOfBoth(pa, pb)) {
+  for (const name of sortedKeysOfBoth(pa, pb)) {
     const propPath = `${path}/properties/${escapeSegment(name)}`;
     const inA = Object.hasOwn(pa, name);
     const inB = Object.hasOwn(pb, name);
@@ -100,6 +95,8 @@ function compareProperties(a: JsonObject, b: JsonObject, path: string, ctx: Cont
 }
 
 function compareRequired(a: JsonObject, b: JsonObject, path: string, ctx: Context): void {
+  // The same list requires the same names: nothing to report (most nodes a comparison visits).
+  if (jsonEqual(a.required, b.required)) return;
   const ra = new Set(stringList(a.required));
   const rb = new Set(stringList(b.required));
   for (const name of [...rb].sort()) {
@@ -158,7 +155,7 @@ function comparePatternProperties(a: JsonObject, b: JsonObject, path: string, ct
 function compareDependentRequired(a: JsonObject, b: JsonObject, path: string, ctx: Context): void {
   const da = asObject(a.dependentRequired);
   const db = asObject(b.dependentRequired);
-  for (const key of keysOfBoth(da, db)) {
+  for (const key of sortedKeysOfBoth(da, db)) {
     const before = new Set(stringList(own(da, key)));
     const after = new Set(stringList(own(db, key)));
     const depPath = `${path}/dependentRequired/${escapeSegment(key)}`;

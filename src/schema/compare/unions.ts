@@ -328,22 +328,25 @@ function compareBranch(ba: Json[], bb: Json[], i: number, k: number, at: string,
   const widened = found.some(widens);
   // old branch ⊆ another new branch; new branch ⊆ another old branch. Branches whose types cannot
   // overlap are skipped before the engine is asked.
-  const oldShape = shapeOf(oldBranch, ctx.oldRoot, ctx);
-  const newShape = shapeOf(newBranch, ctx.newRoot, ctx);
-  const lostCovered = () =>
-    bb.some(
+  // Shapes only when a covered test runs: most paired branches change neither way.
+  const lostCovered = () => {
+    const oldShape = shapeOf(oldBranch, ctx.oldRoot, ctx);
+    return bb.some(
       (other, j) =>
         j !== k &&
         alike(oldShape, shapeOf(other, ctx.newRoot, ctx)) > 0 &&
         !findingsOf(oldBranch, other, ctx, true).some(narrows),
     );
-  const gainedCovered = () =>
-    ba.some(
+  };
+  const gainedCovered = () => {
+    const newShape = shapeOf(newBranch, ctx.newRoot, ctx);
+    return ba.some(
       (other, j) =>
         j !== i &&
         alike(shapeOf(other, ctx.oldRoot, ctx), newShape) > 0 &&
         !findingsOf(other, newBranch, ctx, true).some(widens),
     );
+  };
   const absorbed =
     (narrowed || widened) &&
     !found.some((c) => narrows(c) && widens(c)) &&

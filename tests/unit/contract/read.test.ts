@@ -1,12 +1,15 @@
 import { describe, expect, test } from "bun:test";
 import { serializeContract } from "../../../src/contract/canonical.ts";
 import { locateJsonError } from "../../../src/contract/json-position.ts";
+import type { Contract } from "../../../src/contract/model.ts";
 import { parseContract } from "../../../src/contract/read.ts";
 import {
   assertCapturedSurface,
   assertDepth,
+  findContractProblem,
   findValueProblem,
   MAX_NESTING_DEPTH,
+  toolPasses,
 } from "../../../src/contract/validate.ts";
 import { ServerError, UsageError } from "../../../src/errors.ts";
 
@@ -347,5 +350,52 @@ describe("locateJsonError", () => {
       column: 19,
       message: "unexpected \"}\", expected ',' or ']'",
     });
+  });
+});
+
+describe("the boundary's shortcuts", () => {
+  /** A value nested `levels` deep (1: the value itself is an object). */
+  const deep = (levels: number): unknown => (levels <= 1 ? {} : { x: deep(levels - 1) });
+  const tools: unknown[] = [
+    { name: "t", inputSchema: { type: "object" } },
+    { name: "t", inputSchema: true, outputSchema: false, annotations: {}, execution: {} },
+    { name: "t", description: 5, other: [1, "x", null] },
+    "not a tool",
+    [{ name: "t" }],
+    { title: "no name" },
+    { name: 7 },
+    { name: "t", inputSchema: 5 },
+    { name: "t", annotations: [] },
+    { name: "t", execution: null },
+    { name: "t", inputSchema: { maximum: Number.POSITIVE_INFINITY } },
+    { name: "t", inputSchema: { enum: [1, [Number.NaN]] } },
+    // A tool sits at level 3 and its inputSchema at level 4: the schema may hold 253 levels, not 254.
+    { name: "t", inputSchema: deep(MAX_NESTING_DEPTH - 4) },
+    { name: "t", inputSchema: deep(MAX_NESTING_DEPTH - 3) },
+    { name: "t", inputSchema: deep(MAX_NESTING_DEPTH - 2) },
+  ];
+
+  test("toolPasses says yes exactly when the tool adds no problem at $.tools[i]", () => {
+    for (const tool of tools) {
+      const alone = { ...valid, tools: [tool] } as unknown as Contract;
+      expect([tool, toolPasses(tool)]).toEqual([tool, findContractProblem(alone) === undefined]);
+    }
+    expect(tools.filter((tool) => toolPasses(tool)).length).toBe(5);
+  });
+
+  test("skipping tools known to pass finds the same first problem as the full check", () => {
+    // Every arrangement of three tools from the list, with every choice of which ones pass for sure.
+    for (let i = 0; i < tools.length; i++) {
+      for (let j = 0; j < tools.length; j++) {
+        const list = [tools[0], tools[i], tools[j]];
+        const contract = { ...valid, tools: list, prompts: [{ name: 5 }] } as unknown as Contract;
+        const noPrompts = { ...valid, tools: list } as unknown as Contract;
+        for (const c of [contract, noPrompts]) {
+          const full = findContractProblem(c);
+          const known = list.map((tool) => toolPasses(tool));
+          expect(findContractProblem(c, MAX_NESTING_DEPTH, true, (k) => known[k] === true)).toEqual(full);
+        }
+      }
+    }
   });
 });

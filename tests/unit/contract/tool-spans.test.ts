@@ -153,4 +153,133 @@ describe("tools read one by one", () => {
       expect(shared.startsWith("error: ")).toBe(true);
     }
   });
+
+  /** Parses `texts` in order with sharing: each read's outcome, and which of its tools came from the read before. */
+  function readInOrder(texts: string[]): { outcome: string; shared: number }[] {
+    const out: { outcome: string; shared: number }[] = [];
+    let before: Contract | undefined;
+    for (const text of texts) {
+      const result = outcome(text);
+      let shared = 0;
+      try {
+        const read = parseContract(text, "x.json", { share: true });
+        shared = before ? read.tools.filter((tool) => before?.tools.includes(tool)).length : 0;
+        before = read;
+      } catch {
+        before = undefined;
+      }
+      out.push({ outcome: result, shared });
+    }
+    return out;
+  }
+
+  test("tricky texts give JSON.parse's value, shared or not", () => {
+    const contract = syntheticPair(4)[0] as Contract;
+    const text = serializeContract(contract);
+    const tricky = (tool: Record<string, unknown>) =>
+      serializeContract({
+        ...contract,
+        tools: [...contract.tools.slice(0, 2), tool as never, ...contract.tools.slice(2)],
+      });
+    const variants = [
+      // Strings that hold the separators, escaped as JSON must: no raw newline is ever inside a string.
+      tricky({ name: "sep", description: "},\n    {\n    }\n  ]", inputSchema: { type: "object" } }),
+      tricky({ name: 'quo"te\\', title: '"},\n    {"', inputSchema: { type: "object" } }),
+      tricky({ name: "nested", inputSchema: { type: "object", properties: { a: { enum: [{ x: [{}, {}] }] } } } }),
+      // CRLF line ends, tabs, minified, a tool on one line: not our layout, read whole.
+      text.replaceAll("\n", "\r\n"),
+      text.replaceAll("  ", "\t"),
+      JSON.stringify(JSON.parse(text)),
+      text.replace(/\{\n {6}"name": "tool_00001"[\s\S]*?\n {4}\}/, (tool) => JSON.stringify(JSON.parse(tool))),
+      // Trailing spaces after a tool's closing line, and a tool whose name is not its first field.
+      text.replace("\n    },", "\n    } ,"),
+      text.replace('{\n      "name": "tool_00002",', '{\n      "x": 1,\n      "name": "tool_00002",'),
+    ];
+    for (const variant of variants) {
+      const read = parseByTools(variant);
+      if (read) expect(read.data).toEqual(JSON.parse(variant));
+      // Read after the plain file (sharing what it can) and alone: the same contract either way.
+      parseContract(text, "a.json", { share: true });
+      const shared = outcome(variant);
+      expect(shared).toBe(JSON.stringify(parseContract(variant, "b.json")));
+    }
+    // The ones in our layout still take this path.
+    expect(parseByTools(variants[0] as string)).toBeDefined();
+    expect(parseByTools(variants[8] as string)).toBeDefined();
+    expect(parseByTools(variants[3] as string)).toBeUndefined();
+  });
+
+  test("tools are shared wherever they moved: reordered, added, removed, renamed, repeated", () => {
+    const [before] = syntheticPair(12) as [Contract, Contract];
+    const tools = before.tools;
+    const write = (list: typeof tools) => {
+      // serializeContract sorts tools by name; keep the order given, in the same layout.
+      const sorted = serializeContract({ ...before, tools: [] });
+      const body = list.map(
+        (tool) =>
+          `    ${
+            serializeContract({ ...before, tools: [tool] })
+              .split('\n  "tools": [\n    ')[1]
+              ?.split("\n  ]")[0]
+          }`,
+      );
+      return sorted.replace('"tools": []', `"tools": [\n${body.join(",\n")}\n  ]`);
+    };
+    const base = write(tools);
+    expect(parseByTools(base)).toBeDefined();
+    const renamed = { ...tools[5], name: "renamed" } as (typeof tools)[number];
+    const edited = { ...tools[7], description: "changed" } as (typeof tools)[number];
+    const orders: [string, number][] = [
+      [write([...tools].reverse()), 12],
+      [write([...tools.slice(0, 3), ...tools.slice(6)]), 9],
+      [write([tools[0], ...tools] as typeof tools), 13],
+      [write([...tools.slice(0, 5), renamed, ...tools.slice(6)]), 11],
+      [write([...tools.slice(0, 7), edited, ...tools.slice(8)]), 11],
+      [write([...tools.slice(0, 4), { name: "new", inputSchema: { type: "object" } }, ...tools.slice(4)]), 12],
+    ];
+    for (const [text, expected] of orders) {
+      const [first, second] = readInOrder([base, text]);
+      expect(first?.shared).toBe(0);
+      expect(second?.shared).toBe(expected);
+      expect(second?.outcome).toBe(JSON.stringify(parseContract(text, "x.json")));
+      expect(parseByTools(text)?.data).toEqual(JSON.parse(text));
+    }
+  });
+
+  test("many tools with one name line do not make reading quadratic, and still agree", () => {
+    const [before] = syntheticPair(1) as [Contract, Contract];
+    const tool = before.tools[0] as Contract["tools"][number];
+    // 3,000 same-named tools, each a little different: every look-up finds the same name line.
+    const many = Array.from({ length: 3000 }, (_, i) => ({ ...tool, title: `T${i}` }));
+    const layout = (list: typeof many) => {
+      const body = list.map((t) => JSON.stringify(t, null, 2).replaceAll("\n", "\n    "));
+      return serializeContract({ ...before, tools: [] }).replace(
+        '"tools": []',
+        `"tools": [\n    ${body.join(",\n    ")}\n  ]`,
+      );
+    };
+    const a = layout(many);
+    const b = layout([...many].reverse());
+    const t0 = performance.now();
+    const [, second] = readInOrder([a, b]);
+    expect(performance.now() - t0).toBeLessThan(10_000);
+    expect(second?.outcome).toBe(JSON.stringify(parseContract(b, "b.json")));
+    expect(parseByTools(b)?.data).toEqual(JSON.parse(b));
+  });
+
+  test("a third lockfile shares with the second, whose shared tools passed in the first", () => {
+    const [before, after] = syntheticPair(20) as [Contract, Contract];
+    const a = serializeContract(before);
+    const b = serializeContract(after);
+    const reads = readInOrder([a, b, a, a]);
+    expect(reads.map((r) => r.outcome)).toEqual([a, b, a, a].map((t) => JSON.stringify(parseContract(t, "x.json"))));
+    expect(reads[1]?.shared).toBeGreaterThan(15);
+    expect(reads[2]?.shared).toBe(reads[1]?.shared);
+    expect(reads[3]?.shared).toBe(20);
+    // A broken file in between shares nothing and is remembered by no one.
+    const broken = b.replace('"name": "tool_00003"', '"name": 7');
+    const after3 = readInOrder([a, broken, b]);
+    expect(after3[1]?.outcome.startsWith("error: ")).toBe(true);
+    expect(after3[2]?.outcome).toBe(JSON.stringify(parseContract(b, "x.json")));
+  });
 });
