@@ -301,14 +301,20 @@ describe("auth: browser sign-in", () => {
     expect((await server.stats()).tokenRequests).toHaveLength(0);
   }, 60_000);
 
-  test("a stored token the server rejects: refreshed once and captured again", async () => {
+  /** Signed in, then the stored access token replaced by one the server never issued (and, if asked, no refresh token). */
+  async function signedInWithRevokedToken(options: { refresh: boolean }) {
     const server = await startFixture();
     const xdg = tempDir();
     expect((await runCli(["auth", "--url", server.url, "--no-open"], { XDG_CONFIG_HOME: xdg }, "follow")).code).toBe(0);
     const file = credentialFiles(xdg)[0] as string;
     const revoked = "at-revoked-0123456789abcdef";
-    const stored = JSON.parse(readFileSync(file, "utf8"));
-    writeFileSync(file, JSON.stringify({ ...stored, accessToken: revoked }));
+    const { refreshToken, ...stored } = JSON.parse(readFileSync(file, "utf8"));
+    writeFileSync(file, JSON.stringify({ ...stored, ...(options.refresh && { refreshToken }), accessToken: revoked }));
+    return { server, xdg, file, revoked };
+  }
+
+  test("a stored token the server rejects: refreshed once and captured again", async () => {
+    const { server, xdg, file, revoked } = await signedInWithRevokedToken({ refresh: true });
     const result = await runCli(["snapshot", "-o", "-", "--url", server.url, "--verbose"], { XDG_CONFIG_HOME: xdg });
     expect(result.code).toBe(0);
     expect(result.stderr).toContain("refused the stored OAuth token: refreshed it, capturing again");
@@ -320,13 +326,7 @@ describe("auth: browser sign-in", () => {
   }, 60_000);
 
   test("a stored token the server rejects, with no way to renew it: exit 3, sign in again", async () => {
-    const server = await startFixture();
-    const xdg = tempDir();
-    expect((await runCli(["auth", "--url", server.url, "--no-open"], { XDG_CONFIG_HOME: xdg }, "follow")).code).toBe(0);
-    const file = credentialFiles(xdg)[0] as string;
-    const revoked = "at-revoked-0123456789abcdef";
-    const { refreshToken: _dropped, ...stored } = JSON.parse(readFileSync(file, "utf8"));
-    writeFileSync(file, JSON.stringify({ ...stored, accessToken: revoked }));
+    const { server, xdg, revoked } = await signedInWithRevokedToken({ refresh: false });
     const result = await runCli(["snapshot", "-o", "-", "--url", server.url], { XDG_CONFIG_HOME: xdg });
     expect((await server.stats()).tokenRequests.filter((r) => r.grant_type === "refresh_token")).toHaveLength(0);
     expectCleanFailure(result, 3);
