@@ -565,7 +565,7 @@ export const SCHEMA_RULE_ROWS = [
     output: "breaking",
     summary: "the schemas are too deep or too intricate to compare completely",
     rationale:
-      "The comparison stops past 256 nested levels or 10,000 steps for one schema (recursive unions can multiply the work) rather than run away; judged breaking so that a person reviews what was not compared.",
+      "The comparison stops past 256 nested levels or 10,000 steps for one schema (recursive unions can multiply the work) rather than run away; judged breaking so that a person reviews what was not compared. A subschema that is the same text on both sides, with every reference it reaches leading to the same text, is the same schema and costs no steps.",
     example: "a 300-level nested object with a change at the bottom",
   },
   {

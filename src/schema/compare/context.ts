@@ -54,6 +54,8 @@ export interface Shared {
   equivalent: WeakMap<object, WeakMap<object, boolean>>;
   /** A node with a $ref and siblings, inlined once so that its identity is stable. */
   inlined: WeakMap<object, JsonObject>;
+  /** Per reference text: whether it leads to the same text in both roots (or to nothing in both). */
+  sameTarget: Map<string, boolean>;
 }
 
 /** Compare two subschemas at `path`; `nullHandled`: null-ness was already reported for this node. */

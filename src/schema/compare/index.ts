@@ -14,6 +14,7 @@ import type { Json, JsonObject } from "../../contract/model.ts";
 import { SEVERITIES, type Severity } from "../../rules/model.ts";
 import { diffRule } from "../../rules/registry.ts";
 import { acceptsAll, allowsType, containsRef, foldNullBranches, isNever, jsonEqual, normalize } from "../normalize.ts";
+import { resolveRef } from "../ref.ts";
 import { withRegexSession } from "../regex.ts";
 import { compareAnnotations } from "./annotations.ts";
 import { compareArrays } from "./arrays.ts";
@@ -65,6 +66,7 @@ function compareChanged(oldSchema: Json | undefined, newSchema: Json | undefined
     exhausted: false,
     equivalent: new WeakMap(),
     inlined: new WeakMap(),
+    sameTarget: new Map(),
   };
   const ctx = { ...newContext(oldSchema ?? {}, newSchema ?? {}, shared), out: rootOut };
   compareNode(ctx.oldRoot, ctx.newRoot, "", ctx);
@@ -82,7 +84,7 @@ function newContext(oldRoot: Json, newRoot: Json, shared: Shared): Context {
  * recursive definitions terminate.
  */
 function sameMeaning(a: Json, b: Json, ctx: Context): boolean {
-  if (!containsRef(a) && jsonEqual(a, b)) return true;
+  if (identical(a, b, ctx)) return true;
   const ka = a !== null && typeof a === "object" ? a : undefined;
   const kb = b !== null && typeof b === "object" ? b : undefined;
   let row = ka ? ctx.shared.equivalent.get(ka) : undefined;
@@ -115,10 +117,68 @@ function alreadyCompared(ctx: Context, a: Json, b: Json): boolean {
   return false;
 }
 
+/**
+ * Identical text is identical meaning, unless a $ref inside points at a definition that
+ * differs: the same text whose references all lead, in both roots and as far as they go on,
+ * to the same text (or to nothing on either side) is the same schema, and the engine would
+ * find nothing in it. Its steps are not spent (a repeated definition used to count against
+ * MAX_STEPS at every use).
+ */
+function identical(a: Json, b: Json, ctx: Context): boolean {
+  if (!jsonEqual(a, b)) return false;
+  if (!containsRef(a)) return true;
+  const pending = refsIn(a);
+  const visited = new Set<string>();
+  while (pending.length > 0) {
+    const ref = pending.pop() as string;
+    if (visited.has(ref)) continue;
+    visited.add(ref);
+    if (!sameTarget(ref, ctx)) return false;
+    const target = resolveRef(ctx.oldRoot, ref);
+    if (target !== undefined && containsRef(target)) pending.push(...refsIn(target));
+  }
+  return true;
+}
+
+/** Whether a reference leads to the same text in both roots, or to nothing in both; remembered per comparison. */
+function sameTarget(ref: string, ctx: Context): boolean {
+  const known = ctx.shared.sameTarget.get(ref);
+  if (known !== undefined) return known;
+  const before = resolveRef(ctx.oldRoot, ref);
+  const after = resolveRef(ctx.newRoot, ref);
+  const same = before === undefined ? after === undefined : after !== undefined && jsonEqual(before, after);
+  ctx.shared.sameTarget.set(ref, same);
+  return same;
+}
+
+/** The `$ref` strings anywhere in a value (as containsRef finds them), remembered per node. */
+const refLists = new WeakMap<object, string[]>();
+
+function refsIn(value: Json): string[] {
+  if (value === null || typeof value !== "object") return [];
+  const known = refLists.get(value);
+  if (known) return [...known];
+  const found: string[] = [];
+  const walk = (node: Json): void => {
+    if (node === null || typeof node !== "object" || !containsRef(node)) return;
+    if (Array.isArray(node)) {
+      for (const item of node) walk(item);
+      return;
+    }
+    for (const key in node) {
+      const child = node[key] as Json;
+      if (key === "$ref" && typeof child === "string") found.push(child);
+      else walk(child);
+    }
+  };
+  walk(value);
+  refLists.set(value, found);
+  return [...found];
+}
+
 /** compareNode as the engine runs it: memo of compared pairs, depth limit, step budget. */
 function compareBounded(a: Json, b: Json, path: string, ctx: Context, nullHandled: boolean): void {
-  // Identical text is identical meaning, unless a $ref inside points at a changed definition.
-  if (!containsRef(a) && jsonEqual(a, b)) return;
+  if (identical(a, b, ctx)) return;
   if (!nullHandled && alreadyCompared(ctx, a, b)) return;
   if (ctx.depth > MAX_DEPTH) {
     emit(

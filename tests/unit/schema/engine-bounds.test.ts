@@ -178,3 +178,41 @@ describe("reordering is never a change", () => {
     expect(ms).toBeLessThan(5_000);
   });
 });
+
+describe("identical subschemas that hold references", () => {
+  /** `uses` properties, each the same text with a reference to one definition, and one property that differs. */
+  function wide(definition: JsonObject, last: JsonObject, uses = 12_000): JsonObject {
+    const properties: Record<string, Json> = {};
+    for (let i = 0; i < uses; i++) properties[`p${i}`] = { description: "same", allOf: [{ $ref: "#/$defs/Item" }] };
+    properties.last = last;
+    return { type: "object", properties, $defs: { Item: definition } };
+  }
+  const item: JsonObject = { type: "object", properties: { id: { type: "string" }, next: { $ref: "#/$defs/Item" } } };
+
+  test("spend no comparison steps when every reference leads to the same text: the change past them is found", () => {
+    const before = wide(item, { type: "string" });
+    const after = wide(item, { type: "integer" });
+    const changes = rules(compareSchemas(before, after));
+    // 12,000 uses of the definition once ran the engine out of its 10,000 steps (comparison-limit-reached).
+    expect(changes).toEqual(["type-narrowed@/properties/last/type", "type-widened@/properties/last/type"]);
+  });
+
+  test("are compared when a definition they reach differs, however deep the reference", () => {
+    const changed: JsonObject = {
+      type: "object",
+      properties: { id: { type: "integer" }, next: { $ref: "#/$defs/Item" } },
+    };
+    const changes = rules(compareSchemas(wide(item, { type: "string" }, 3), wide(changed, { type: "string" }, 3)));
+    expect(changes.length).toBeGreaterThan(0);
+    expect(changes.every((c) => c.includes("/properties/id"))).toBe(true);
+    // Through a chain: the identical property refers to A, A to B, and only B changed.
+    const chain = (b: JsonObject): JsonObject => ({
+      properties: { x: { $ref: "#/$defs/A" } },
+      $defs: { A: { properties: { b: { $ref: "#/$defs/B" } } }, B: b },
+    });
+    expect(rules(compareSchemas(chain({ type: "string" }), chain({ type: "integer" })))).toEqual([
+      "type-narrowed@/properties/x/$ref/properties/b/$ref/type",
+      "type-widened@/properties/x/$ref/properties/b/$ref/type",
+    ]);
+  });
+});
