@@ -20,19 +20,15 @@ export async function cachedAuthorization(url: URL): Promise<CachedAuthorization
   if (!found) return undefined;
   let credential = found.credential;
   if (isExpired(credential)) {
+    const stale = credential.accessToken;
     try {
-      // One refresh at a time per sign-in: refresh tokens rotate, so a second, parallel refresh
-      // (check --all, captures in parallel CI jobs on one machine) would spend a used one.
-      credential = await withLock(found.path, async () => {
-        const current = readCredential(found.path) ?? credential;
-        // Refreshed by whoever held the lock before us: use theirs while it is still valid at all.
-        const refreshedMeanwhile =
-          current.accessToken !== credential.accessToken &&
-          (current.expiresAt ?? Number.POSITIVE_INFINITY) > Date.now();
-        if (refreshedMeanwhile || !isExpired(current)) return current;
-        const { refreshCredential } = await import("./signin.ts");
-        return refreshCredential(current);
-      });
+      // Refreshed by whoever held the lock before us: use theirs while it is still valid at all.
+      credential = await renewUnderLock(
+        found,
+        (current) =>
+          (current.accessToken !== stale && (current.expiresAt ?? Number.POSITIVE_INFINITY) > Date.now()) ||
+          !isExpired(current),
+      );
     } catch (error) {
       throw new ServerError(
         `the stored sign-in for ${url.href} has expired and could not be refreshed: ${errorMessage(error).replace(/\.$/, "")}. Sign in again with \`mcp-contract auth --url ${url.href}\`.`,
@@ -40,7 +36,7 @@ export async function cachedAuthorization(url: URL): Promise<CachedAuthorization
       );
     }
   }
-  return { token: credential.accessToken, scopes: credential.scopes, issuer: credential.issuer };
+  return authorizationOf(credential);
 }
 
 /**
@@ -52,20 +48,40 @@ export async function cachedAuthorization(url: URL): Promise<CachedAuthorization
 export async function renewRejected(url: URL, used: CachedAuthorization): Promise<CachedAuthorization | undefined> {
   const found = findCredential(url);
   if (!found) return undefined;
+  const { refreshToken, grant } = found.credential;
+  if (!refreshToken && grant !== "client_credentials") return undefined;
   try {
-    const credential = await withLock(found.path, async () => {
-      const current = readCredential(found.path) ?? found.credential;
-      if (current.accessToken !== used.token && !isExpired(current)) return current;
-      if (!current.refreshToken && current.grant !== "client_credentials") return undefined;
-      const { refreshCredential } = await import("./signin.ts");
-      return refreshCredential(current);
-    });
-    if (!credential || credential.accessToken === used.token) return undefined;
-    return { token: credential.accessToken, scopes: credential.scopes, issuer: credential.issuer };
+    const credential = await renewUnderLock(
+      found,
+      (current) => current.accessToken !== used.token && !isExpired(current),
+    );
+    return credential.accessToken === used.token ? undefined : authorizationOf(credential);
   } catch {
     // A refused refresh leaves the 401's own explanation: sign in again.
     return undefined;
   }
+}
+
+/**
+ * The credential re-read under the sign-in's lock, kept when `usable` says so (another process
+ * renewed it meanwhile), else refreshed and stored. One refresh at a time per sign-in: refresh
+ * tokens rotate, so a second, parallel refresh (check --all, captures in parallel CI jobs on
+ * one machine) would spend a used one.
+ */
+function renewUnderLock(
+  found: { path: string; credential: Credential },
+  usable: (current: Credential) => boolean,
+): Promise<Credential> {
+  return withLock(found.path, async () => {
+    const current = readCredential(found.path) ?? found.credential;
+    if (usable(current)) return current;
+    const { refreshCredential } = await import("./signin.ts");
+    return refreshCredential(current);
+  });
+}
+
+function authorizationOf(credential: Credential): CachedAuthorization {
+  return { token: credential.accessToken, scopes: credential.scopes, issuer: credential.issuer };
 }
 
 /**
@@ -139,9 +155,14 @@ export function withToken(target: Target, used: CachedAuthorization | undefined)
   return { ...target, headers: { ...target.headers, Authorization: `Bearer ${used.token}` } };
 }
 
+/** The HTTP status a capture failed on, when it failed on one. */
+function statusOf(error: unknown): unknown {
+  return (error as { status?: unknown } | undefined)?.status;
+}
+
 /** Whether a capture failed on HTTP 401. */
 export function isUnauthorized(error: unknown): boolean {
-  return (error as { status?: unknown } | undefined)?.status === 401;
+  return statusOf(error) === 401;
 }
 
 /** A capture's failure: a 401 explained with what OAuth discovery finds; anything else as it was. */
@@ -151,9 +172,8 @@ export async function explainCaptureFailure(
   used: CachedAuthorization | undefined,
 ): Promise<unknown> {
   if (original.kind !== "http") return error;
-  const status = (error as { status?: unknown } | undefined)?.status;
-  if (status === 403 && used) return explainInsufficientScope(original.url, used, error as Error);
-  if (status !== 401 || !(used || takesStoredToken(original))) return error;
+  if (statusOf(error) === 403 && used) return explainInsufficientScope(original.url, used, error as Error);
+  if (!isUnauthorized(error) || !(used || takesStoredToken(original))) return error;
   return explainUnauthorized(original.url, used, error as Error);
 }
 

@@ -4,22 +4,17 @@
  * walk discovery without signing in (--check). The OAuth client (src/auth) loads only here.
  */
 import { Command, InvalidArgumentError, Option } from "@commander-js/extra-typings";
+import type { ActionOptions } from "../auth/actions.ts";
 import { UsageError } from "../errors.ts";
 import { type GlobalOptions, makeUi, writeStdout } from "./globals.ts";
 
-interface AuthOptions {
+/** The sign-in's own options (src/auth/actions.ts), and what picks the action. */
+interface AuthOptions extends ActionOptions {
   url?: string;
-  scope?: string;
-  clientId?: string;
-  clientSecret?: string;
-  clientMetadataUrl?: string;
-  port?: number;
-  open: boolean;
   clientCredentials?: boolean;
   status?: boolean;
   logout?: boolean;
   check?: boolean;
-  wait: number;
 }
 
 function port(value: string): number {

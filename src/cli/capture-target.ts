@@ -4,6 +4,7 @@
  * pulls in the MCP SDK that offline commands must not pay for.
  */
 import { constants } from "node:os";
+import type { CachedAuthorization } from "../auth/cached.ts";
 import { type CaptureOptions, captureSurface } from "../capture/capture.ts";
 import { openSession } from "../connect/index.ts";
 import { describeTarget, targetSecrets } from "../connect/target.ts";
@@ -55,7 +56,7 @@ export async function captureTarget(
 async function captureWith(
   resolved: ResolvedTarget,
   target: ResolvedTarget["target"],
-  used: { scopes: string[]; issuer: string } | undefined,
+  used: CachedAuthorization | undefined,
   ui: Ui,
   options: CaptureOptions,
 ): Promise<CaptureResult> {
