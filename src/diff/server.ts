@@ -1,11 +1,20 @@
 /**
- * The server itself: capabilities, protocol version, instructions, serverInfo. Target kind
- * "server", name "", paths are JSON Pointers into the lockfile (/capabilities/…, /server/…). Pure.
+ * The server itself: capabilities, protocol version, the versions a modern server lists,
+ * instructions, serverInfo. Target kind "server", name "", paths are JSON Pointers into the
+ * lockfile (/capabilities/…, /capture/supportedVersions, /server/…). Pure.
  */
 
 import { type Contract, eraOf, type Json } from "../contract/model.ts";
 import { pointer, pointerToDotted } from "../contract/pointer.ts";
-import { asObject, type ChangeSpec, describeFieldChange, diffFields, jsonEqual, sortedUnionKeys } from "./change.ts";
+import {
+  asObject,
+  type ChangeSpec,
+  describeFieldChange,
+  diffFields,
+  jsonEqual,
+  show,
+  sortedUnionKeys,
+} from "./change.ts";
 import { diffServerCapabilities, taskEncodingMoved } from "./extensions.ts";
 import { explainRest } from "./rewrites.ts";
 
@@ -25,6 +34,7 @@ export function diffServer(oldC: Contract, newC: Contract): ChangeSpec[] {
   if (oldC.protocolVersion !== newC.protocolVersion && eraOf(oldC.protocolVersion) === eraOf(newC.protocolVersion)) {
     specs.push(protocolVersionChange(oldC.protocolVersion, newC.protocolVersion));
   }
+  specs.push(...diffSupportedVersions(oldC.capture.supportedVersions, newC.capture.supportedVersions));
   if (oldC.instructions !== newC.instructions) {
     specs.push({
       rule: "instructions-changed",
@@ -183,4 +193,43 @@ function protocolVersionChange(before: string, after: string): ChangeSpec {
     message: describeFieldChange("protocolVersion", before, after),
     ...(note !== undefined && { note }),
   };
+}
+
+/**
+ * The versions server/discover listed (capture.supportedVersions), compared as sets: one change
+ * per version the old list has and the new one lacks, or the reverse. Only when both sides
+ * have the list: a legacy capture negotiated one version and an older lockfile recorded none,
+ * so which versions such a server speaks is unknown. A new order (of preference) is no change.
+ * The path is the list, which both lockfiles have (an index into the old list would name a
+ * different version in the new one); the version tells the changes at that path apart.
+ */
+function diffSupportedVersions(
+  before: readonly string[] | undefined,
+  after: readonly string[] | undefined,
+): ChangeSpec[] {
+  if (before === undefined || after === undefined) return [];
+  const specs: ChangeSpec[] = [];
+  const [had, has] = [new Set(before), new Set(after)];
+  const base = { kind: "server" as const, name: "", path: "/capture/supportedVersions" };
+  for (const version of had) {
+    if (has.has(version)) continue;
+    specs.push({
+      ...base,
+      rule: "protocol-version-support-dropped",
+      before: version,
+      message: `protocol version ${show(version)} no longer supported (removed from supportedVersions): clients that speak only that version can no longer connect`,
+      discriminator: version,
+    });
+  }
+  for (const version of has) {
+    if (had.has(version)) continue;
+    specs.push({
+      ...base,
+      rule: "protocol-version-support-added",
+      after: version,
+      message: `protocol version ${show(version)} now supported (added to supportedVersions)`,
+      discriminator: version,
+    });
+  }
+  return specs;
 }

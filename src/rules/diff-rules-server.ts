@@ -1,6 +1,7 @@
 /**
  * The diff rules of group "server": capabilities (in the spec's vocabulary), the protocol
- * version (which has a direction), instructions, serverInfo and extensions.
+ * version (which has a direction), the versions a modern server supports, instructions,
+ * serverInfo and extensions.
  * src/rules/diff-rules.ts puts them after the prompt rules in the catalog. Pure data.
  */
 import type { DiffRuleRow } from "./model.ts";
@@ -53,7 +54,7 @@ export const SERVER_RULE_ROWS = [
     output: "minor",
     summary: "the protocol version moved to a newer revision within an era",
     rationale:
-      "Clients negotiate the version; a newer revision adds features and keeps clients of the older one working (they negotiate down). A move to an older revision is protocol-version-downgraded. A move between eras (2025-11-25 ↔ 2026-07-28) is not reported: it says how the surface was captured (initialize or server/discover), and one surface model describes both.",
+      "Clients negotiate the version; a newer revision adds features and keeps clients of the older one working (they negotiate down). A move to an older revision is protocol-version-downgraded. A move between eras (2025-11-25 ↔ 2026-07-28) is not reported: it says how the surface was captured (initialize or server/discover), and one surface model describes both. Which versions a modern server lists in supportedVersions is compared by protocol-version-support-dropped and protocol-version-support-added.",
     example: '"2025-06-18" → "2025-11-25"',
   },
   {
@@ -65,6 +66,26 @@ export const SERVER_RULE_ROWS = [
     rationale:
       "Features of the newer revision that clients use (structured tool output, elicitation, resource links, tasks, icons, …) are not part of the older one; the note names what the older revision lacks.",
     example: '"2025-11-25" → "2025-06-18"',
+  },
+  {
+    id: "protocol-version-support-dropped",
+    group: "server",
+    input: "breaking",
+    output: "breaking",
+    summary: "a protocol version the server listed in supportedVersions (server/discover) is no longer listed",
+    rationale:
+      "A client that speaks only that version can no longer connect: no version is left that both sides speak. One change per version dropped. Compared only when both lockfiles have `capture.supportedVersions` (modern captures): a legacy capture negotiated one version in initialize, and an older lockfile recorded no list, so which versions such a server speaks is unknown and nothing is said. The list is a set of versions in the server's order of preference; a new order alone is not reported.",
+    example: '"supportedVersions": ["2026-07-28", "2025-11-25"] → ["2026-07-28"]',
+  },
+  {
+    id: "protocol-version-support-added",
+    group: "server",
+    input: "minor",
+    output: "minor",
+    summary: "the server lists a protocol version in supportedVersions (server/discover) that it did not list before",
+    rationale:
+      "Clients that speak the new version can connect with it, and every version listed before still works. Compared only when both lockfiles have `capture.supportedVersions` (modern captures): a legacy capture or an older lockfile has no list, so which versions that server speaks is unknown and nothing is said. A new order alone is not reported.",
+    example: '"supportedVersions": ["2026-07-28"] → ["2026-07-28", "2027-01-01"]',
   },
   {
     id: "instructions-changed",

@@ -175,6 +175,27 @@ describe("a dual-era server (v2 SDK) is captured in each era, over stdio and HTT
   );
 
   test.concurrent(
+    "check against a modern server that no longer lists a protocol version of the baseline: breaking, exit 1",
+    async () => {
+      const dir = tempDir();
+      const lockfile = join(dir, "mcp.contract.json");
+      expect((await runCli(["snapshot", "-o", lockfile, "--era", "modern", ...v2()])).code).toBe(0);
+      // The release before this one also spoke 2025-11-25 through server/discover.
+      const baseline = JSON.parse(readFileSync(lockfile, "utf8")) as Captured;
+      expect(baseline.capture.supportedVersions).toEqual(["2026-07-28"]);
+      baseline.capture.supportedVersions = ["2026-07-28", "2025-11-25"];
+      writeFileSync(lockfile, `${JSON.stringify(baseline, null, 2)}\n`);
+      const result = await runCli(["check", "--baseline", lockfile, "--format", "json", ...v2()]);
+      expect(result.code).toBe(1);
+      const report = JSON.parse(result.stdout) as { changes: { severity: string; rule: string; before?: string }[] };
+      expect(report.changes.map((c) => [c.rule, c.severity, c.before])).toEqual([
+        ["protocol-version-support-dropped", "breaking", "2025-11-25"],
+      ]);
+    },
+    CASE_MS,
+  );
+
+  test.concurrent(
     "auto: a dual-era server that starts slower than the probe's grace is still captured in the modern era, byte-identical",
     async () => {
       // The grace is 5 s at most; the server reads nothing for 6 s once loaded, so initialize is sent too.

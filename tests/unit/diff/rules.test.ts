@@ -25,6 +25,12 @@ const executing = (execution: Record<string, string> | undefined) => ({
   tools: [tool("t", execution === undefined ? {} : { execution })],
 });
 
+/** A modern capture (server/discover) that listed these versions, in this order. */
+const discovered = (supportedVersions: string[]): Partial<Contract> => ({
+  protocolVersion: "2026-07-28",
+  capture: { clientCapabilities: [], supportedVersions },
+});
+
 const TOOL_ROWS: Row[] = [
   {
     title: "tool removed",
@@ -855,6 +861,57 @@ const SERVER_ROWS: Row[] = [
         message: 'server: protocolVersion changed from "2025-11-25" to "2025-03-26"',
       },
     ],
+  },
+  {
+    title: "a protocol version dropped from supportedVersions: breaking, one change per version",
+    old: discovered(["2026-07-28", "2025-11-25", "2025-06-18"]),
+    new: discovered(["2026-07-28"]),
+    expected: [
+      {
+        rule: "protocol-version-support-dropped",
+        severity: B,
+        path: "/capture/supportedVersions",
+        message:
+          'server: protocol version "2025-06-18" no longer supported (removed from supportedVersions): clients that speak only that version can no longer connect',
+      },
+      {
+        rule: "protocol-version-support-dropped",
+        severity: B,
+        path: "/capture/supportedVersions",
+        message: 'server: protocol version "2025-11-25" no longer supported',
+      },
+    ],
+  },
+  {
+    title: "a protocol version added to supportedVersions: minor",
+    old: discovered(["2026-07-28"]),
+    new: discovered(["2027-01-01", "2026-07-28"]),
+    expected: [
+      {
+        rule: "protocol-version-support-added",
+        severity: M,
+        path: "/capture/supportedVersions",
+        message: 'server: protocol version "2027-01-01" now supported (added to supportedVersions)',
+      },
+    ],
+  },
+  {
+    title: "no supportedVersions in the old lockfile (written before they were recorded): nothing can be said",
+    old: { protocolVersion: "2026-07-28", capture: { clientCapabilities: [] } },
+    new: discovered(["2026-07-28"]),
+    expected: [],
+  },
+  {
+    title: "a dual-era server captured with initialize on the new side (one version, no list): nothing can be said",
+    old: discovered(["2026-07-28", "2025-11-25"]),
+    new: { protocolVersion: "2025-11-25", capture: { clientCapabilities: [] } },
+    expected: [],
+  },
+  {
+    title: "supportedVersions in a new order of preference only: no change",
+    old: discovered(["2026-07-28", "2025-11-25"]),
+    new: discovered(["2025-11-25", "2026-07-28"]),
+    expected: [],
   },
   {
     title: "instructions",

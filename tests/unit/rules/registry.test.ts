@@ -25,6 +25,7 @@ const DOC = readFileSync(join(import.meta.dir, "../../../docs/rules.md"), "utf8"
 /** Word pairs that make a rule and its mirror: the same edit in the other direction. */
 const MIRROR_WORDS: [string, string][] = [
   ["added", "removed"],
+  ["added", "dropped"],
   ["raised", "lowered"],
   ["narrowed", "widened"],
   ["restricted", "relaxed"],
