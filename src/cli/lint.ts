@@ -5,7 +5,8 @@ import { describeTarget } from "../connect/target.ts";
 import type { Contract } from "../contract/model.ts";
 import { UsageError } from "../errors.ts";
 import { DEFAULT_LINT_OPTIONS } from "../lint/model.ts";
-import { declareSourceText } from "../lint/shapes.ts";
+import { ShapeReader } from "../lint/shape-text.ts";
+import { declareShapes } from "../lint/shapes.ts";
 import { todayUtc } from "../policy/apply.ts";
 import { judgeLint } from "../policy/judge.ts";
 import { emptyPolicy } from "../policy/policy.ts";
@@ -136,14 +137,13 @@ Exit codes: 0 nothing at or over --fail-on, 1 it was reached, 2 bad flags, lockf
     let source: string;
     let lockfile: ReportFile | undefined;
     if (from !== undefined) {
-      const read = readLockfile(from, "linted");
+      // Repeated schemas are found by their text as the tools are parsed (src/lint/shape-text.ts).
+      const shapes = new ShapeReader();
+      const read = readLockfile(from, "linted", shapes.check);
       contract = read.contract;
       lockfile = read.file;
-      // Our lockfile is read as it is (a peer tool's file is converted): its text is the
-      // contract's JSON, and lint finds repeated schemas by their text.
-      if (contract.capture.importedFrom === undefined && read.file.text.includes('\n  "lockfileVersion": ')) {
-        declareSourceText(contract, read.file.text);
-      }
+      const found = shapes.shapesOf(contract);
+      if (found) declareShapes(contract, found);
       source = from;
     } else {
       const resolved = resolveTarget(commandArgs, options, (name) => cmd.getOptionValueSource(name as never));

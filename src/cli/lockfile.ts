@@ -1,6 +1,7 @@
 /** Reading lockfiles for commands: file errors and format errors both exit 2. */
 import type { Contract } from "../contract/model.ts";
 import { parseContract } from "../contract/read.ts";
+import type { ToolCheck } from "../contract/tool-spans.ts";
 import type { ReportFile } from "../report/context.ts";
 import { prepareForInput } from "./jit-policy.ts";
 import { readUserFile } from "./read-user-file.ts";
@@ -11,7 +12,11 @@ export interface LockfileRead {
   file: ReportFile;
 }
 
-export function readLockfile(path: string, role: string): LockfileRead {
+/**
+ * `check`: the boundary check of each tool as it is parsed, for a caller that reads more of
+ * each (lint's shapes); such a read shares no tools with another lockfile.
+ */
+export function readLockfile(path: string, role: string, check?: ToolCheck): LockfileRead {
   const text = readUserFile(path, {
     missing: `no ${role} lockfile at ${path}. Create one with \`mcp-contract snapshot -o ${path} -- <server command>\`, or point to it with the right flag.`,
     aKind: "a lockfile",
@@ -19,5 +24,5 @@ export function readLockfile(path: string, role: string): LockfileRead {
   });
   prepareForInput(text.length);
   // The commands never modify a lockfile's contract: two lockfiles of one run may share tools.
-  return { contract: parseContract(text, path, { share: true }), file: { path, text } };
+  return { contract: parseContract(text, path, check ? { check } : { share: true }), file: { path, text } };
 }

@@ -9,22 +9,32 @@ import { locateJsonError } from "./json-position.ts";
 import { CLIENT_CAPABILITIES, type Contract, ERAS, isJsonObject, LOCKFILE_VERSION, SURFACE_LISTS } from "./model.ts";
 import { readPeerSurface } from "./peers/detect.ts";
 import { importedFromProblem } from "./peers/imported.ts";
-import { parseByTools, remember } from "./tool-spans.ts";
+import { parseByTools, remember, type ToolCheck } from "./tool-spans.ts";
 import { describeFound, describeProblem, findContractProblem, MAX_NESTING_DEPTH, toolPasses } from "./validate.ts";
+
+/** The boundary check of a tool as it is parsed: its text is not needed. */
+const passes: ToolCheck = (tool) => toolPasses(tool);
 
 const HINT = "Regenerate it with `mcp-contract snapshot`, or restore it from version control.";
 
 /**
  * `share`: read the tools one by one and share those the lockfile read before (with `share`)
  * holds too (tool-spans.ts). Only for callers that never modify a contract they read: the
- * objects then belong to both lockfiles.
+ * objects then belong to both lockfiles. `check`: read the tools one by one (sharing only
+ * with `share`), and tell right after each is parsed whether it passes the boundary: a check
+ * that also reads the tool's text (lint's shapes), which must answer exactly as toolPasses does.
  */
-export function parseContract(text: string, source: string, options: { share?: boolean } = {}): Contract {
+export function parseContract(
+  text: string,
+  source: string,
+  options: { share?: boolean; check?: ToolCheck } = {},
+): Contract {
   if (text.trim() === "") {
     throw new UsageError(`${source} is empty, so it holds no contract. ${HINT}`);
   }
   // Tool by tool where the layout is ours (tool-spans.ts): tools the lockfile read before holds too are shared.
-  const byTools = options.share ? parseByTools(text, toolPasses) : undefined;
+  const share = options.share === true;
+  const byTools = share || options.check ? parseByTools(text, options.check ?? passes, share) : undefined;
   let data: unknown = byTools?.data;
   try {
     data ??= JSON.parse(text);
@@ -113,6 +123,6 @@ export function parseContract(text: string, source: string, options: { share?: b
   if (found) {
     throw new UsageError(`${source} is not a valid mcp-contract lockfile: ${describeProblem(found)}. ${HINT}`);
   }
-  if (byTools) remember(byTools);
+  if (byTools && share) remember(byTools);
   return data as unknown as Contract;
 }

@@ -38,6 +38,7 @@ interface Span {
  * boundary at its place (read.ts remembers a file only after it passed): what the next may share.
  */
 let previous: readonly Span[] = [];
+const NONE: readonly Span[] = [];
 /** `previous` by the first line of each text, built on the first tool that is not where expected. */
 let previousByLine: Map<string, number[]> | undefined;
 
@@ -59,8 +60,18 @@ export interface SpanRead {
   passed: boolean[];
 }
 
-/** The file parsed tool by tool, sharing the tools of the lockfile read before; undefined when the layout is not ours. */
-export function parseByTools(text: string, check?: (tool: unknown) => boolean): SpanRead | undefined {
+/**
+ * `check(tool, text)`: whether a tool just parsed from `text` (its span) passes the contract
+ * boundary at its place; asked of every tool not shared with the lockfile read before.
+ */
+export type ToolCheck = (tool: unknown, text: string) => boolean;
+
+/**
+ * The file parsed tool by tool, sharing the tools of the lockfile read before (unless `share`
+ * is false); undefined when the layout is not ours.
+ */
+export function parseByTools(text: string, check?: ToolCheck, share = true): SpanRead | undefined {
+  const known = share ? previous : NONE;
   try {
     const start = text.indexOf(OPEN);
     if (start === -1) return undefined;
@@ -74,7 +85,7 @@ export function parseByTools(text: string, check?: (tool: unknown) => boolean): 
     for (;;) {
       let span: Span | undefined;
       let end = -1;
-      const hint = previous[expected];
+      const hint = known[expected];
       if (hint !== undefined && text.startsWith(hint.text, from)) {
         end = from + hint.text.length;
         // Its text ends at its first TOOL_END, so a scan from `from` would cut exactly here too.
@@ -90,12 +101,12 @@ export function parseByTools(text: string, check?: (tool: unknown) => boolean): 
         const own = text.slice(from, end);
         // The expected tool, changed (the same name line), is followed by the next one; else look it up.
         const inPlace = hint !== undefined && firstLine(own) === firstLine(hint.text);
-        const found = inPlace ? { next: expected + 1 } : findPrevious(own);
+        const found = inPlace || !share ? { next: expected + 1 } : findPrevious(own);
         if (found.next !== undefined) expected = found.next;
         span = found.span;
         if (span === undefined) {
           span = { text: own, value: JSON.parse(own) };
-          passed.push(check?.(span.value) === true);
+          passed.push(check?.(span.value, own) === true);
         } else passed.push(true);
       } else passed.push(true);
       spans.push(span);

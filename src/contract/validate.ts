@@ -307,9 +307,22 @@ export function findContractProblem(
  * Whether a tool at $.tools[i] of a lockfile passes every check findContractProblem makes of
  * it (its fields, depth and numbers), so that it can be skipped there (`passed`). The reader
  * asks right after parsing each tool, while its nodes are still in the processor's caches.
+ * `known(field)`: that field's value is known to be sound at a tool field's depth (a schema
+ * equal to one that memberSound passed), and is not walked.
  */
-export function toolPasses(tool: unknown): boolean {
-  return itemPasses(TOOLS, tool as Json) && isSound(tool, 3, MAX_NESTING_DEPTH);
+export function toolPasses(tool: unknown, known?: (field: string) => boolean): boolean {
+  if (!itemPasses(TOOLS, tool as Json)) return false;
+  if (known === undefined) return isSound(tool, 3, MAX_NESTING_DEPTH);
+  // A field `known` names is one that passed where a tool's field sits (memberSound said so).
+  for (const key in tool as Record<string, unknown>) {
+    if (!known(key) && !memberSound((tool as Record<string, unknown>)[key])) return false;
+  }
+  return true;
+}
+
+/** Whether a value held by a field of a tool (at $.tools[i].field) is nested shallowly enough and holds only finite numbers. */
+export function memberSound(value: unknown): boolean {
+  return isSound(value, 4, MAX_NESTING_DEPTH);
 }
 
 const TOOLS = SURFACE_LISTS[0];

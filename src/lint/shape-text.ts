@@ -1,141 +1,217 @@
 /**
- * Shapes read from the lockfile text instead of serializing every schema (src/lint/shapes.ts).
- * In the layout mcp-contract writes, each tool's schema is a span of text from
- * `\n      "inputSchema": {` to the first `\n      }` after it, and tools of one shape have the
- * same span, so comparing spans (native string comparison) finds the shapes; only one schema
- * of each shape is parsed and serialized.
+ * Shapes found while a lockfile is parsed (src/lint/shapes.ts), instead of serializing every
+ * schema. The reader parses our lockfiles tool by tool (src/contract/tool-spans.ts) and hands
+ * each tool's text here right after parsing it, while that text is still in the processor's
+ * caches: a second pass over a big file's text afterwards cost more than the comparing itself.
  *
- * Sound for any text that is the contract's own (`JSON.parse(text)` gives the contract, which
- * the lint command's reading guarantees): every span is replaced by a number of its own and the
- * rest parsed; where a tool's schema member holds its span's number, that member is exactly the
- * span's value (JSON is context-free, and each distinct span is checked to be one whole value).
- * Anything else (another layout, a span that is no value, many distinct schemas, a tool whose
- * name differs) answers undefined, and the caller serializes as before. Pure; no I/O.
+ * In the layout mcp-contract writes, a tool's schema is the span from `"inputSchema": {` at a
+ * tool field's indentation to the first `\n      }` after it, and tools of one shape have the
+ * same span, so comparing spans (native string comparison) finds the shapes; each distinct
+ * span is parsed, measured and walked by the boundary check once, and a schema of a shape that
+ * passed it is not walked again (the check still answers exactly as toolPasses does).
+ *
+ * Sound for any tool text that `JSON.parse` turns into the tool: each distinct span is parsed
+ * once, so it is one whole JSON value; and the tool's text with its spans replaced by distinct
+ * numbers must parse with each member holding its span's number. JSON being context-free, the
+ * member's value in the tool is then its span's value, unless it came from another occurrence
+ * of the key that holds that very number, outside every span: but the member holds an object
+ * in the tool (checked first), so it did not. A tool where anything else holds gets no shape,
+ * and lint then serializes the surface as before. Pure; no I/O.
  */
 import { type Contract, isJsonObject, type JsonObject } from "../contract/model.ts";
+import type { ToolCheck } from "../contract/tool-spans.ts";
+import { memberSound, toolPasses } from "../contract/validate.ts";
 
 const KEYS = ["inputSchema", "outputSchema"] as const;
-/** What comes before a schema's `{` in our layout, and the line that closes it. */
-const MARKER = 'Schema": {';
+/** What comes before each schema's `{` in our layout (a tool's fields are indented by six spaces). */
+const MARKERS = ['\n      "inputSchema": {', '\n      "outputSchema": {'] as const;
+/** The line that closes a schema. */
 const CLOSE = "\n      }";
-const INPUT = '\n      "input';
-const OUTPUT = '\n      "output';
 /** Characters compared first, at a known span's end. */
 const TAIL = 48;
 /** Shapes tried first for each key, most recent first (a miss there costs a scan to the span's end). */
 const MAX_RECENT = 16;
+/** Tools read before giving up when schemas do not repeat (one distinct shape in four schemas or more). */
+const PROBE_TOOLS = 64;
 
 export interface TextShapes {
   toolLengths: number[];
   shapes: Record<"inputSchema" | "outputSchema", Int32Array>;
 }
 
-export function shapesFromText(contract: Contract, text: string): TextShapes | undefined {
-  try {
-    return readShapes(contract, text);
-  } catch {
-    // The text without its schemas does not parse: not our layout.
-    return undefined;
-  }
+/** What was found of one tool: its schemas' shapes (-1: none) and its compact JSON length. */
+interface ToolShape {
+  input: number;
+  output: number;
+  length: number;
 }
 
-function readShapes(contract: Contract, text: string): TextShapes | undefined {
-  const tools = contract.tools;
-  const start = text.indexOf('\n  "tools": [');
-  if (start === -1 || tools.length === 0) return undefined;
-  const pieces: string[] = [];
-  /** Each cut span's shape id, by its number. */
-  const spanShape: number[] = [];
-  /** Ids of the distinct spans by their length. */
-  const byLength = new Map<number, number[]>();
-  const distinct: string[] = [];
-  /** The last TAIL characters of each distinct span. */
-  const tails: string[] = [];
-  let last = 0;
-  // The shapes last seen for each key, most recent first: the next schema is most often one of them.
-  const recent: number[][] = [[], []];
-  for (let at = text.indexOf(MARKER, start); at !== -1; at = text.indexOf(MARKER, Math.max(last, at + MARKER.length))) {
-    // A tool's own member, at the indentation of the tool's fields.
-    const k = text.startsWith(INPUT, at - INPUT.length) ? 0 : text.startsWith(OUTPUT, at - OUTPUT.length) ? 1 : -1;
-    if (k === -1) continue;
-    const value = at + MARKER.length - 1;
-    // Compared in place (a slice would be copied out to be compared). A known span that the
-    // text starts with here ends at the first CLOSE here too: its own first CLOSE is its end.
+interface Cut {
+  key: number;
+  start: number;
+  end: number;
+  id: number;
+}
+
+/**
+ * Reads the shapes of the tools of one lockfile as they are parsed: pass `check` to
+ * parseContract, then ask `shapesOf` for the contract it returned.
+ */
+export class ShapeReader {
+  private readonly distinct: string[] = [];
+  private readonly tails: string[] = [];
+  /** Each distinct span's compact JSON length, and whether it is sound as a tool's field. */
+  private readonly compact: number[] = [];
+  private readonly sound: boolean[] = [];
+  private readonly byLength = new Map<number, number[]>();
+  private readonly recent: number[][] = [[], []];
+  private readonly found = new Map<object, ToolShape>();
+  private cuts = 0;
+  private gaveUp = false;
+
+  /** The boundary check of each tool as it is parsed (toolPasses), reading its shapes on the way. */
+  readonly check: ToolCheck = (tool, text) => {
+    const shape = this.gaveUp ? undefined : this.read(tool, text);
+    if (shape === undefined) return toolPasses(tool);
+    this.found.set(tool as object, shape);
+    return toolPasses(
+      tool,
+      (field) =>
+        (field === "inputSchema" && shape.input !== -1 && this.sound[shape.input] === true) ||
+        (field === "outputSchema" && shape.output !== -1 && this.sound[shape.output] === true),
+    );
+  };
+
+  /**
+   * The shapes of a contract whose tools were all read by `check` (the contract parseContract
+   * returned, unchanged), or undefined: a tool not read here, or schemas that rarely repeat.
+   */
+  shapesOf(contract: Contract): TextShapes | undefined {
+    const tools = contract.tools;
+    if (this.gaveUp || tools.length === 0 || !this.worthIt()) return undefined;
+    const shapes = {
+      inputSchema: new Int32Array(tools.length),
+      outputSchema: new Int32Array(tools.length),
+    };
+    const toolLengths: number[] = new Array(tools.length);
+    for (let i = 0; i < tools.length; i++) {
+      const shape = this.found.get(tools[i] as object);
+      if (shape === undefined) return undefined;
+      shapes.inputSchema[i] = shape.input;
+      shapes.outputSchema[i] = shape.output;
+      toolLengths[i] = shape.length;
+    }
+    return { toolLengths, shapes };
+  }
+
+  /** Worth it only when schemas repeat: each distinct one is measured and walked. */
+  private worthIt(): boolean {
+    return this.cuts > 0 && this.distinct.length * 4 <= this.cuts;
+  }
+
+  private read(tool: unknown, text: string): ToolShape | undefined {
+    if (!isJsonObject(tool)) return undefined;
+    if (this.found.size === PROBE_TOOLS && !this.worthIt()) {
+      this.gaveUp = true;
+      return undefined;
+    }
+    try {
+      const cuts: Cut[] = [];
+      for (let key = 0; key < KEYS.length; key++) {
+        const at = text.indexOf(MARKERS[key]!);
+        if (at === -1) continue;
+        // Only an object schema has a shape (a text found in a member of another kind proves nothing).
+        if (!isJsonObject(tool[KEYS[key]!])) return undefined;
+        const start = at + MARKERS[key]!.length - 1;
+        const id = this.spanAt(key, text, start);
+        if (id === -1) return undefined;
+        cuts.push({ key, start, end: start + this.distinct[id]!.length, id });
+      }
+      cuts.sort((a, b) => a.start - b.start);
+      for (let j = 1; j < cuts.length; j++) if (cuts[j]!.start < cuts[j - 1]!.end) return undefined;
+      const shape: ToolShape = { input: -1, output: -1, length: 0 };
+      if (cuts.length === 0) {
+        shape.length = JSON.stringify(tool).length;
+        return shape;
+      }
+      // Each member (an object in the tool) holds its own number: it is the value of its span.
+      const skeleton = JSON.parse(withNumbers(text, cuts)) as JsonObject;
+      let length = JSON.stringify(skeleton).length;
+      for (let j = 0; j < cuts.length; j++) {
+        const cut = cuts[j]!;
+        if (skeleton[KEYS[cut.key]!] !== j) return undefined;
+        length += this.compact[cut.id]! - String(j).length;
+        if (cut.key === 0) shape.input = cut.id;
+        else shape.output = cut.id;
+      }
+      shape.length = length;
+      this.cuts += cuts.length;
+      return shape;
+    } catch {
+      // A span that is no whole value, a text that does not parse with numbers in its place.
+      return undefined;
+    }
+  }
+
+  /** The id of the schema span that starts at `start`: a known one, or a new one (parsed here once). */
+  private spanAt(key: number, text: string, start: number): number {
+    const mru = this.recent[key]!;
     let id = -1;
-    for (const known of recent[k]!) {
-      // Its last characters first: another shape fails there at once, not after a long common start.
-      const span = distinct[known]!;
-      const tail = tails[known]!;
-      if (text.startsWith(tail, value + span.length - tail.length) && text.startsWith(span, value)) {
+    // Compared in place. A known span that the text starts with here ends at the first CLOSE
+    // here too: its own first CLOSE is its end. Its last characters first: another shape
+    // fails there at once, not after a long common start.
+    for (const known of mru) {
+      const span = this.distinct[known]!;
+      const tail = this.tails[known]!;
+      if (text.startsWith(tail, start + span.length - tail.length) && text.startsWith(span, start)) {
         id = known;
         break;
       }
     }
     if (id === -1) {
-      const close = text.indexOf(CLOSE, value);
-      if (close === -1) return undefined;
-      const length = close + CLOSE.length - value;
-      let same = byLength.get(length);
+      const close = text.indexOf(CLOSE, start);
+      if (close === -1) return -1;
+      const length = close + CLOSE.length - start;
+      let same = this.byLength.get(length);
       if (!same) {
         same = [];
-        byLength.set(length, same);
+        this.byLength.set(length, same);
       }
       for (const known of same) {
-        if (text.startsWith(distinct[known]!, value)) {
+        if (text.startsWith(this.distinct[known]!, start)) {
           id = known;
           break;
         }
       }
       if (id === -1) {
-        id = distinct.length;
-        distinct.push(text.slice(value, value + length));
-        tails.push(text.slice(value + Math.max(0, length - TAIL), value + length));
+        const span = text.slice(start, start + length);
+        // Throws when the span is no whole value: the tool then gets no shape.
+        const value: unknown = JSON.parse(span);
+        id = this.distinct.length;
+        this.distinct.push(span);
+        this.tails.push(span.slice(Math.max(0, length - TAIL)));
+        this.compact.push(JSON.stringify(value).length);
+        this.sound.push(memberSound(value));
         same.push(id);
       }
     }
-    const mru = recent[k]!;
     const was = mru.indexOf(id);
     if (was !== 0) {
       if (was > 0) mru.splice(was, 1);
       mru.unshift(id);
       if (mru.length > MAX_RECENT) mru.pop();
     }
-    pieces.push(text.slice(last, value), String(spanShape.length));
-    spanShape.push(id);
-    last = value + distinct[id]!.length;
+    return id;
   }
-  // Worth it only when schemas repeat: each distinct one is parsed below.
-  if (spanShape.length === 0 || distinct.length * 4 > spanShape.length) return undefined;
-  pieces.push(text.slice(last));
-  // Each distinct span must be one whole JSON value; its compact length is every copy's.
-  const compact = distinct.map((span) => JSON.stringify(JSON.parse(span)).length);
-  const skeleton = JSON.parse(pieces.join("")) as unknown;
-  if (!isJsonObject(skeleton) || !Array.isArray(skeleton.tools) || skeleton.tools.length !== tools.length) {
-    return undefined;
+}
+
+/** The text with cut j replaced by the number j. */
+function withNumbers(text: string, cuts: readonly Cut[]): string {
+  let out = "";
+  let last = 0;
+  for (let j = 0; j < cuts.length; j++) {
+    out += text.slice(last, cuts[j]!.start) + String(j);
+    last = cuts[j]!.end;
   }
-  const shapes = {
-    inputSchema: new Int32Array(tools.length).fill(-1),
-    outputSchema: new Int32Array(tools.length).fill(-1),
-  };
-  const toolLengths: number[] = new Array(tools.length);
-  let used = 0;
-  for (let i = 0; i < tools.length; i++) {
-    const tool = tools[i]!;
-    const cut = skeleton.tools[i];
-    if (!isJsonObject(cut) || cut.name !== tool.name) return undefined;
-    let length = JSON.stringify(cut).length;
-    for (const key of KEYS) {
-      if (!isJsonObject(tool[key])) continue;
-      const n = (cut as JsonObject)[key];
-      // The member holds its span's number, so it is that span's value.
-      if (typeof n !== "number" || !Number.isInteger(n) || n < 0 || n >= spanShape.length) return undefined;
-      const id = spanShape[n]!;
-      used++;
-      shapes[key][i] = id;
-      length += compact[id]! - String(n).length;
-    }
-    toolLengths[i] = length;
-  }
-  // Every span cut must be a tool's schema (a number left elsewhere would be measured as itself).
-  return used === spanShape.length ? { toolLengths, shapes } : undefined;
+  return out + text.slice(last);
 }

@@ -7,8 +7,8 @@
  * schema, follow key order. The same pass measures each tool's compact JSON, which the token
  * estimate of the tool list needs, so the surface is serialized once, not three times. Pure.
  */
-import { type Contract, isJsonObject } from "../contract/model.ts";
-import { shapesFromText } from "./shape-text.ts";
+import { type Contract, isJsonObject, type Tool } from "../contract/model.ts";
+import type { TextShapes } from "./shape-text.ts";
 
 interface SurfaceSizes {
   /** Characters of each tool's compact JSON (`JSON.stringify(tool).length`), in list order. */
@@ -22,16 +22,26 @@ interface SurfaceSizes {
 
 const INDEXED = new WeakMap<Contract, SurfaceSizes>();
 
-/** Lockfile texts that contracts were parsed from, as the lint command declares them. */
-const SOURCES = new WeakMap<Contract, string>();
+/** Shapes found as contracts were read (src/lint/shape-text.ts), with the tools they were found for. */
+const DECLARED = new WeakMap<Contract, { sizes: TextShapes; tools: Tool[]; names: unknown[] }>();
 
 /**
- * Declares that `JSON.parse(text)` is `contract` (a lockfile read as it is, and not changed
- * since): its shapes are then read from the text (src/lint/shape-text.ts) rather than by
- * serializing every schema.
+ * Declares the shapes a ShapeReader found as `contract` was read (src/lint/shape-text.ts): they
+ * are used instead of serializing every schema while the contract holds the same tools.
  */
-export function declareSourceText(contract: Contract, text: string): void {
-  SOURCES.set(contract, text);
+export function declareShapes(contract: Contract, sizes: TextShapes): void {
+  DECLARED.set(contract, { sizes, tools: [...contract.tools], names: contract.tools.map((t) => t.name) });
+}
+
+/** The declared shapes, if the contract still holds the tools (and names) they were found for. */
+function declaredShapes(contract: Contract): TextShapes | undefined {
+  const declared = DECLARED.get(contract);
+  const tools = contract.tools;
+  if (declared === undefined || declared.tools.length !== tools.length) return undefined;
+  for (let i = 0; i < tools.length; i++) {
+    if (tools[i] !== declared.tools[i] || tools[i]!.name !== declared.names[i]) return undefined;
+  }
+  return declared.sizes;
 }
 
 const SCHEMA_FIELDS = new Set(["inputSchema", "outputSchema"]);
@@ -44,11 +54,12 @@ const SCHEMA_FIELDS = new Set(["inputSchema", "outputSchema"]);
 export function indexShapes(contract: Contract, fresh = false): SurfaceSizes {
   const known = fresh ? undefined : INDEXED.get(contract);
   if (known) return known;
-  const source = SOURCES.get(contract);
-  const fromText = source === undefined ? undefined : shapesFromText(contract, source);
-  if (fromText) {
-    INDEXED.set(contract, fromText);
-    return fromText;
+  const declared = declaredShapes(contract);
+  if (declared) {
+    // A new index each time: what is cached by the index (surface-texts.ts) is found again.
+    const sizes = { toolLengths: declared.toolLengths, shapes: declared.shapes };
+    INDEXED.set(contract, sizes);
+    return sizes;
   }
   const byText = new Map<string, number>();
   const shapes = {

@@ -198,10 +198,11 @@ describe("a dual-era server (v2 SDK) is captured in each era, over stdio and HTT
   test.concurrent(
     "auto: a dual-era server that starts slower than the probe's grace is still captured in the modern era, byte-identical",
     async () => {
-      // The grace is 5 s at most; the server reads nothing for 6 s once loaded, so initialize is sent too.
+      // The grace is 5 s at most; the server reads nothing for 8 s once loaded, so initialize is sent too
+      // (3 s to spare: a loaded machine may start our side late, after the server began its wait).
       const [quick, slow] = await Promise.all([
         snapshot(...v2()),
-        snapshot("--verbose", "--timeout", "30", ...v2("--slow-start", "6000")),
+        snapshot("--verbose", "--timeout", "30", ...v2("--slow-start", "8000")),
       ]);
       expect(slow.stderr).toContain("sending initialize as well");
       expect(slow.stderr).toContain("server/discover was answered late (a slow start): modern MCP 2026-07-28");

@@ -11,10 +11,11 @@ import { syntheticPair } from "../../../scripts/synthetic.ts";
 import { serializeContract } from "../../../src/contract/canonical.ts";
 import type { Contract, JsonObject, Tool } from "../../../src/contract/model.ts";
 import { parseContract } from "../../../src/contract/read.ts";
+import { toolPasses } from "../../../src/contract/validate.ts";
 import { lintContract } from "../../../src/lint/lint.ts";
 import { toolListSize } from "../../../src/lint/rules-quality.ts";
-import { shapesFromText } from "../../../src/lint/shape-text.ts";
-import { declareSourceText, indexShapes } from "../../../src/lint/shapes.ts";
+import { ShapeReader } from "../../../src/lint/shape-text.ts";
+import { declareShapes, indexShapes } from "../../../src/lint/shapes.ts";
 import { contract } from "../diff/helpers.ts";
 
 const ROOT = join(import.meta.dir, "../../..");
@@ -157,7 +158,7 @@ describe("tool-list size", () => {
   });
 });
 
-describe("shapes read from the lockfile text", () => {
+describe("shapes read from the lockfile text as it is parsed", () => {
   /** The shapes as partitions (which tools share a schema), comparable across id numberings. */
   function partition(ids: Int32Array): number[] {
     const first = new Map<number, number>();
@@ -175,15 +176,22 @@ describe("shapes read from the lockfile text", () => {
       out: partition(sizes.shapes.outputSchema),
     };
   }
-  function byText(c: Contract, text: string) {
-    const sizes = shapesFromText(c, text);
-    return (
-      sizes && {
+  /** The text read as lint reads it (tool by tool, the reader's check on each), and the shapes found. */
+  function read(text: string) {
+    const reader = new ShapeReader();
+    const contract = parseContract(text, "x.json", { check: reader.check });
+    return { contract, sizes: reader.shapesOf(contract) };
+  }
+  function byText(text: string) {
+    const { contract, sizes } = read(text);
+    return {
+      contract,
+      found: sizes && {
         lengths: sizes.toolLengths,
         in: partition(sizes.shapes.inputSchema),
         out: partition(sizes.shapes.outputSchema),
-      }
-    );
+      },
+    };
   }
 
   /** Tools sharing schemas full of findings: each of four rich schemas on eight tools. */
@@ -203,27 +211,60 @@ describe("shapes read from the lockfile text", () => {
   test("the same shapes and sizes as serializing, on synthetic lockfiles and shared poisoned schemas", () => {
     const [a, b] = syntheticPair(300);
     for (const c of [a, b, repeated()]) {
-      const text = serializeContract(c);
-      const read = parseContract(text, "x.json");
-      const fromText = byText(read, text);
-      expect(fromText).toBeDefined();
-      expect(fromText).toEqual(bySerializing(read));
+      const { contract: got, found } = byText(serializeContract(c));
+      expect(found).toBeDefined();
+      expect(found).toEqual(bySerializing(got));
     }
   });
 
-  test("a lint with the text declared finds exactly what it finds without", () => {
+  test("a lint with the shapes declared finds exactly what it finds without", () => {
     const text = serializeContract(repeated());
     const plain = parseContract(text, "x.json");
-    const declared = parseContract(text, "x.json");
-    declareSourceText(declared, text);
-    expect(shapesFromText(declared, text)).toBeDefined();
+    const { contract: declared, sizes } = read(text);
+    expect(sizes).toBeDefined();
+    declareShapes(declared, sizes!);
     const found = lintContract(declared);
     expect(found.length).toBeGreaterThan(500);
     expect(found).toEqual(lintContract(plain));
     expect(toolListSize(declared)).toEqual(toolListSize(plain));
+    // Declared shapes are not used for a contract whose tools changed since.
+    const renamed = structuredClone(declared);
+    declareShapes(renamed, sizes!);
+    renamed.tools[3]!.name = "other";
+    renamed.tools[5] = { ...renamed.tools[5]!, inputSchema: { type: "object" } };
+    expect(lintContract(renamed)).toEqual(lintContract(structuredClone(renamed)));
   });
 
-  test("texts in another layout, or not the contract's own, give the same shapes or none", () => {
+  test("the reader's check answers as toolPasses does, on sound and too-deep schemas of repeated shapes", () => {
+    const deep: JsonObject = { type: "object" };
+    let node = deep;
+    for (let i = 0; i < 300; i++) {
+      const child: JsonObject = { type: "object" };
+      node.properties = { p: child };
+      node = child;
+    }
+    const tools: Tool[] = Array.from({ length: 12 }, (_, i) => ({
+      name: `t${i}`,
+      inputSchema: i % 2 === 0 ? { type: "object", properties: { q: { type: "string" } } } : deep,
+    }));
+    const text = serializeContract(contract({ tools }));
+    const reader = new ShapeReader();
+    const answers: boolean[] = [];
+    const expected: boolean[] = [];
+    expect(() =>
+      parseContract(text, "x.json", {
+        check: (tool, own) => {
+          answers.push(reader.check(tool, own));
+          expected.push(toolPasses(tool));
+          return answers[answers.length - 1]!;
+        },
+      }),
+    ).toThrow("deeper");
+    expect(answers).toEqual(expected);
+    expect(answers).toContain(false);
+  });
+
+  test("texts in another layout, or altered, give the same shapes or none", () => {
     const c = contract({
       tools: Array.from({ length: 8 }, (_, i) => ({
         name: `t${i}`,
@@ -232,28 +273,34 @@ describe("shapes read from the lockfile text", () => {
       })),
     });
     const text = serializeContract(c);
-    const read = parseContract(text, "x.json");
-    const same = (t: string, r: Contract = read) => expect(byText(r, t) ?? bySerializing(r)).toEqual(bySerializing(r));
-    expect(byText(read, text)).toEqual(bySerializing(read));
-    // CRLF line ends (still cut, and right), one line and four-space indents (nothing is cut).
-    same(text.replace(/\n/g, "\r\n"));
-    expect(shapesFromText(read, JSON.stringify(JSON.parse(text)))).toBeUndefined();
-    expect(shapesFromText(read, JSON.stringify(JSON.parse(text), null, 4))).toBeUndefined();
+    const same = (t: string) => {
+      const { contract: got, found } = byText(t);
+      expect(found ?? bySerializing(got)).toEqual(bySerializing(got));
+      return found;
+    };
+    expect(same(text)).toBeDefined();
+    // CRLF line ends, one line and four-space indents: nothing is cut, and no shapes are found.
+    expect(same(text.replace(/\n/g, "\r\n"))).toBeUndefined();
+    expect(same(JSON.stringify(JSON.parse(text)))).toBeUndefined();
+    expect(same(JSON.stringify(JSON.parse(text), null, 4))).toBeUndefined();
     // A member named like a schema, at a tool field's indentation but inside another field.
     const nested = text.replace(
       '"annotations": {\n        "title": "x"\n      }',
       '"annotations": {\n      "inputSchema": {\n        "type": "object"\n      }\n      }',
     );
     expect(nested).not.toBe(text);
-    same(nested, parseContract(nested, "x.json"));
+    same(nested);
+    // A second inputSchema member after the first: the value the tool holds is the later one.
+    const twice = text.replace(
+      '\n      "name": "t3"',
+      '\n      "name": "t3",\n      "inputSchema": {\n        "type": "object"\n      }',
+    );
+    expect(twice).not.toBe(text);
+    same(twice);
     // A span that is no whole value: a schema's closing line moved up.
     const broken = text.replace('"type": "string"\n          }', '"type": "string"\n      }');
     expect(broken).not.toBe(text);
-    expect(shapesFromText(read, broken)).toBeUndefined();
-    // A contract changed after it was read: its names no longer match the text.
-    const renamed = structuredClone(read);
-    renamed.tools[3]!.name = "other";
-    expect(shapesFromText(renamed, text)).toBeUndefined();
+    same(broken);
   });
 
   test("schemas that rarely repeat are serialized", () => {
@@ -263,7 +310,6 @@ describe("shapes read from the lockfile text", () => {
         inputSchema: { type: "object", description: `d${i}` },
       })),
     });
-    const text = serializeContract(c);
-    expect(shapesFromText(parseContract(text, "x.json"), text)).toBeUndefined();
+    expect(read(serializeContract(c)).sizes).toBeUndefined();
   });
 });
