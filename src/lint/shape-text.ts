@@ -117,18 +117,20 @@ export class ShapeReader {
     }
     try {
       const cuts: Cut[] = [];
+      // Our layout writes outputSchema after inputSchema: it is looked for after the input's span.
+      let from = 0;
       for (let key = 0; key < KEYS.length; key++) {
-        const at = text.indexOf(MARKERS[key]!);
+        const object = isJsonObject(tool[KEYS[key]!]);
+        const at = text.indexOf(MARKERS[key]!, from);
+        // An object schema not found where our layout puts it gets no shape; only an object has one.
+        if (at === -1 ? object : !object) return undefined;
         if (at === -1) continue;
-        // Only an object schema has a shape (a text found in a member of another kind proves nothing).
-        if (!isJsonObject(tool[KEYS[key]!])) return undefined;
         const start = at + MARKERS[key]!.length - 1;
         const id = this.spanAt(key, text, start);
         if (id === -1) return undefined;
-        cuts.push({ key, start, end: start + this.distinct[id]!.length, id });
+        from = start + this.distinct[id]!.length;
+        cuts.push({ key, start, end: from, id });
       }
-      cuts.sort((a, b) => a.start - b.start);
-      for (let j = 1; j < cuts.length; j++) if (cuts[j]!.start < cuts[j - 1]!.end) return undefined;
       const shape: ToolShape = { input: -1, output: -1, length: 0 };
       if (cuts.length === 0) {
         shape.length = JSON.stringify(tool).length;

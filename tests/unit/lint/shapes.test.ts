@@ -297,6 +297,14 @@ describe("shapes read from the lockfile text as it is parsed", () => {
     );
     expect(twice).not.toBe(text);
     same(twice);
+    // An object schema written where our layout does not put it gets no shape (not "none").
+    const withOutput = serializeContract(
+      contract({ tools: c.tools.map((tool) => ({ ...tool, outputSchema: { type: "object" } })) }),
+    );
+    const squeezed = withOutput.replace('"outputSchema": {', '"outputSchema":{');
+    expect(squeezed).not.toBe(withOutput);
+    expect(same(withOutput)).toBeDefined();
+    expect(same(squeezed)).toBeUndefined();
     // A span that is no whole value: a schema's closing line moved up.
     const broken = text.replace('"type": "string"\n          }', '"type": "string"\n      }');
     expect(broken).not.toBe(text);
