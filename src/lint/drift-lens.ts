@@ -84,22 +84,31 @@ export function securityDrift(
     ...side,
     findings: side.findings.filter((f) => !URL_RULES.has(f.rule) || !allKnown(f.evidence, known())),
   });
-  const specs: ChangeSpec[] = [];
+  // The new side of every touched item (added ones whole, changed ones cut to what changed),
+  // linted together in one sub-contract: the rules' set-up is paid once, not once per item.
+  const batch: Batched[] = [];
   for (const item of touched ?? touchedItems(before, after)) {
-    const id = ID_FIELD[item.kind];
     if (item.before === undefined) {
-      const now = fresh(lintItem(item.kind, item.after, newNames(), () => true, lint));
-      specs.push(...introduced(item.kind, item.name, EMPTY_SIDE, now));
+      batch.push({ item, part: item.after, covers: EVERYWHERE });
       continue;
     }
     const scope = changedTexts(item.before, item.after);
     if (scope.isEmpty()) continue;
-    const now = fresh(lintItem(item.kind, prune(item.after, scope.paths, id), newNames(), scope.covers, lint));
-    // Most rewrites are benign: the old texts only matter when the new ones have findings.
-    if (now.findings.length === 0) continue;
-    const then = lintItem(item.kind, prune(item.before, scope.paths, id), oldNames(), scope.covers, lint);
-    specs.push(...introduced(item.kind, item.name, then, now));
+    batch.push({ item, part: prune(item.after, scope.paths, ID_FIELD[item.kind]), covers: scope.covers, scope });
   }
+  const specs: ChangeSpec[] = [];
+  const sides = batch.length > 0 ? lintBatch(batch, newNames(), lint) : [];
+  batch.forEach(({ item, covers, scope }, i) => {
+    const now = fresh(sides[i] as Side);
+    if (item.before === undefined || scope === undefined) {
+      specs.push(...introduced(item.kind, item.name, EMPTY_SIDE, now));
+      return;
+    }
+    // Most rewrites are benign: the old texts only matter when the new ones have findings.
+    if (now.findings.length === 0) return;
+    const then = lintItem(item.kind, prune(item.before, scope.paths, ID_FIELD[item.kind]), oldNames(), covers, lint);
+    specs.push(...introduced(item.kind, item.name, then, now));
+  });
   const instructions = after.instructions;
   if (typeof instructions === "string" && instructions !== before.instructions) {
     const now = fresh(lintServer(instructions, newNames(), lint));
@@ -188,22 +197,25 @@ function changedTexts(before: JsonObject, after: JsonObject): Scope {
     if (subtree) subtrees.push(at);
     else leaves.add(at);
   };
+  // One visit per node: equal subtrees record nothing and build no path (only the key stack
+  // moves), where asking jsonEqual first at every level walked a changed node's subtree again
+  // at each level above the change.
   const walk = (old: Json | undefined, now: Json) => {
-    // jsonEqual is allocation-free: equal subtrees (most of a changed tool) are skipped without a path.
-    if (old === now || jsonEqual(old, now)) return;
+    if (old === now) return;
     if (typeof now === "string") {
       record(false);
     } else if (Array.isArray(now)) {
       if (!Array.isArray(old)) return record(true);
-      now.forEach((value, i) => {
+      for (let i = 0; i < now.length; i++) {
         stack.push(String(i));
-        if (i < old.length) walk(old[i], value);
+        if (i < old.length) walk(old[i], now[i]!);
         else record(true);
         stack.pop();
-      });
+      }
     } else if (isJsonObject(now)) {
       if (!isJsonObject(old)) return record(true);
-      for (const key of Object.keys(now)) {
+      // for...in visits exactly a JSON object's own keys (it inherits none), without a key array.
+      for (const key in now) {
         stack.push(key);
         if (Object.hasOwn(old, key)) walk(old[key], now[key]!);
         else record(true);
@@ -290,10 +302,12 @@ class ToolNames {
    * occur in a text cannot change a finding on it, so leaving it out keeps the findings
    * identical (tests/unit/lint/drift-lens.test.ts compares with the full lint).
    */
-  stubs(texts: readonly string[], exclude?: string): Tool[] {
+  stubs(texts: readonly string[], exclude?: string | ReadonlySet<string>): Tool[] {
     const found = new Set<string>();
+    const excluded = (candidate: string) =>
+      typeof exclude === "string" ? candidate === exclude : exclude?.has(candidate) === true;
     const consider = (candidate: string) => {
-      if (candidate !== exclude && this.order.has(candidate)) found.add(candidate);
+      if (!excluded(candidate) && this.order.has(candidate)) found.add(candidate);
     };
     for (const text of texts) {
       for (const match of text.matchAll(NAME_RUN)) {
@@ -305,6 +319,70 @@ class ToolNames {
     for (const name of this.odd) if (texts.some((text) => text.includes(name))) consider(name);
     return [...found].sort((a, b) => this.order.get(a)! - this.order.get(b)!).map((name) => ({ name }));
   }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Linting the touched items
+
+/** A touched item as the lens lints its new side: the part to lint, and which of its texts count. */
+interface Batched {
+  item: TouchedItem;
+  part: JsonObject;
+  covers: (path: string) => boolean;
+  /** What changed, for a changed item (an added one is new everywhere). */
+  scope?: Scope;
+}
+
+const EVERYWHERE = () => true;
+
+/**
+ * Security findings on each batched item's texts in scope, as lintSub finds them on the item
+ * alone: every item in one sub-contract, with stubs for the other tool names their texts
+ * mention. The rules judge a text by its own content and the tool names it mentions (see
+ * ToolNames.stubs), so an item's findings do not depend on the other items beside it; each is
+ * given to its item by target (the items of one kind have distinct identities in `after`).
+ */
+function lintBatch(batch: readonly Batched[], names: ToolNames, options: SecurityOptions): Side[] {
+  const sub = emptyContract();
+  const sides: Side[] = batch.map(() => ({ findings: [], texts: new Map() }));
+  const index = new Map<string, number>();
+  const own = new Set<string>();
+  batch.forEach(({ item, part }, i) => {
+    (sub[LIST[item.kind]] as JsonObject[]).push(part);
+    // By the part's own identity, which the texts and findings carry (a template whose
+    // uriTemplate changed is touched under its old one).
+    const identity = String(part[ID_FIELD[item.kind]]);
+    index.set(`${item.kind}\u0000${identity}`, i);
+    if (item.kind === "tool") own.add(identity);
+  });
+  const entryOf = (kind: TargetKind, name: string) => index.get(`${kind}\u0000${name}`);
+  const all = surfaceTexts(sub);
+  let any = false;
+  for (const t of all) {
+    const i = entryOf(t.kind, t.name);
+    if (i === undefined || !(batch[i] as Batched).covers(t.path)) continue;
+    const texts = (sides[i] as Side).texts;
+    if (!texts.has(t.path)) texts.set(t.path, t.text);
+    any = true;
+  }
+  // No new or changed text (a changed `required` list, a number): nothing to lint.
+  if (!any) return sides;
+  const stubs = names.stubs(
+    all.filter((t) => t.role === "text").map((t) => t.text),
+    own,
+  );
+  // A new contract object, not the one just read: surfaceTexts may remember a contract's texts.
+  const linted: Contract = { ...sub, tools: [...sub.tools, ...stubs] };
+  for (const rule of LINT_RULES) {
+    if (rule.group !== "security") continue;
+    const id = rule.id as keyof typeof SECURITY_CHECKS;
+    for (const f of SECURITY_CHECKS[id](linted, options)) {
+      const i = entryOf(f.target.kind, f.target.name);
+      if (i === undefined || !(batch[i] as Batched).covers(f.path)) continue;
+      (sides[i] as Side).findings.push({ ...f, rule: id, level: rule.level });
+    }
+  }
+  return sides;
 }
 
 // ---------------------------------------------------------------------------------------------
