@@ -223,7 +223,8 @@ export const MAX_ACCEPT = 20;
  * once --update accepted them), in the order the report lists them.
  */
 export function acceptable(report: AnyReport): ReportItem[] {
-  if (report.command === "lint" || report.accepted) return [];
+  // Nothing fails at --fail-on never (isFailing): no sections to build again.
+  if (report.command === "lint" || report.accepted || report.failOn === "never") return [];
   return sectionsOf(report)
     .flatMap((section) => entriesOf(report, section.items))
     .flatMap((entry) => entry.items)
