@@ -208,28 +208,27 @@ function diffSupportedVersions(
   after: readonly string[] | undefined,
 ): ChangeSpec[] {
   if (before === undefined || after === undefined) return [];
-  const specs: ChangeSpec[] = [];
   const [had, has] = [new Set(before), new Set(after)];
   const base = { kind: "server" as const, name: "", path: "/capture/supportedVersions" };
-  for (const version of had) {
-    if (has.has(version)) continue;
-    specs.push({
-      ...base,
-      rule: "protocol-version-support-dropped",
-      before: version,
-      message: `protocol version ${show(version)} no longer supported (removed from supportedVersions): clients that speak only that version can no longer connect`,
-      discriminator: version,
-    });
-  }
-  for (const version of has) {
-    if (had.has(version)) continue;
-    specs.push({
-      ...base,
-      rule: "protocol-version-support-added",
-      after: version,
-      message: `protocol version ${show(version)} now supported (added to supportedVersions)`,
-      discriminator: version,
-    });
-  }
-  return specs;
+  const only = (from: Set<string>, to: Set<string>) => [...from].filter((version) => !to.has(version));
+  return [
+    ...only(had, has).map(
+      (version): ChangeSpec => ({
+        ...base,
+        rule: "protocol-version-support-dropped",
+        before: version,
+        message: `protocol version ${show(version)} no longer supported (removed from supportedVersions): clients that speak only that version can no longer connect`,
+        discriminator: version,
+      }),
+    ),
+    ...only(has, had).map(
+      (version): ChangeSpec => ({
+        ...base,
+        rule: "protocol-version-support-added",
+        after: version,
+        message: `protocol version ${show(version)} now supported (added to supportedVersions)`,
+        discriminator: version,
+      }),
+    ),
+  ];
 }
