@@ -10,6 +10,7 @@ import { openSession } from "../connect/index.ts";
 import { describeTarget, targetSecrets } from "../connect/target.ts";
 import type { Contract } from "../contract/model.ts";
 import { VERSION } from "../version.ts";
+import { prepareForSurface } from "./jit-policy.ts";
 import type { ResolvedTarget } from "./target-options.ts";
 import { maskHeldSecrets, type Ui } from "./ui.ts";
 
@@ -99,6 +100,7 @@ async function captureWith(
     killNow = open.killNow;
     try {
       const captured = await captureSurface(open.session, clientCapabilities, { ...options, era });
+      prepareForSurface(captured);
       const { value: contract, found } = maskHeldSecrets(captured);
       if (found.length) ui.warn(echoedSecretWarning(found));
       // The names, never the values, of what the capture was given: a surface can depend on them.

@@ -10,9 +10,31 @@
 /** Inputs from this many characters on (a 1,000-tool lockfile is about 11 MB) get the normal policy. */
 export const BIG_INPUT_CHARS = 2 * 1024 * 1024;
 
+/**
+ * A captured surface with this many items (tools, resources, templates, prompts) or more gets
+ * the normal policy: published servers list tens, and a surface of thousands is as big an
+ * input as a lockfile of BIG_INPUT_CHARS, whose text a live capture does not have.
+ */
+export const BIG_SURFACE_ITEMS = 1000;
+
 /** Before the work on an input of this many characters: the normal JIT policy when it is big. */
 export function prepareForInput(chars: number): void {
-  if (chars < BIG_INPUT_CHARS) return;
+  if (chars >= BIG_INPUT_CHARS) normalPolicy();
+}
+
+/** Before the work on a live capture's surface (its secrets masked, then lint, diff or write): the same for a big one. */
+export function prepareForSurface(surface: {
+  tools: readonly unknown[];
+  resources: readonly unknown[];
+  resourceTemplates: readonly unknown[];
+  prompts: readonly unknown[];
+}): void {
+  const items =
+    surface.tools.length + surface.resources.length + surface.resourceTemplates.length + surface.prompts.length;
+  if (items >= BIG_SURFACE_ITEMS) normalPolicy();
+}
+
+function normalPolicy(): void {
   // Only Bun has the switch (older Bun neither it nor the start-up scale): elsewhere nothing to undo.
   if (typeof Bun !== "undefined" && typeof Bun.unsafe.setJITPolicy === "function") Bun.unsafe.setJITPolicy(1);
 }
