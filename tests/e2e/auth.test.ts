@@ -290,6 +290,40 @@ describe("auth: browser sign-in", () => {
     expect(snap.code).toBe(0);
   }, 60_000);
 
+  test.if(process.platform === "linux")(
+    "the browser is opened: xdg-open gets the authorize address, and the sign-in finishes through it",
+    async () => {
+      const server = await startFixture();
+      const xdg = tempDir();
+      // A system opener that records the address and plays the browser: it follows the
+      // authorize redirect to the loopback callback, as a browser would.
+      const bin = tempDir();
+      const opened = join(bin, "opened.txt");
+      const browser = join(bin, "browser.ts");
+      writeFileSync(
+        browser,
+        'import { appendFileSync } from "node:fs";\nappendFileSync(process.env.OPENED_FILE!, `${process.argv[2]}\\n`);\nawait (await fetch(process.argv[2]!)).text();\n',
+      );
+      writeFileSync(join(bin, "xdg-open"), `#!/bin/sh\nexec "${BUN}" "${browser}" "$1"\n`, { mode: 0o755 });
+      const result = await runCli(["auth", "--url", server.url], {
+        XDG_CONFIG_HOME: xdg,
+        PATH: `${bin}:${process.env.PATH}`,
+        OPENED_FILE: opened,
+      });
+      expect(result.stderr).toContain(`opened your browser to sign in to ${server.issuer}`);
+      expect(result.code).toBe(0);
+      expect(result.stderr).toContain(`signed in to ${server.issuer}`);
+      // Exactly the address it printed, once.
+      expect(result.authorizeUrl).toBeDefined();
+      expect(readFileSync(opened, "utf8")).toBe(`${result.authorizeUrl}\n`);
+      expect((await server.stats()).authorizations).toHaveLength(1);
+      expectNoSecrets([result.stdout, result.stderr, readFileSync(opened, "utf8")], storedTokens(xdg));
+      const snap = await runCli(["snapshot", "-o", "-", "--url", server.url], { XDG_CONFIG_HOME: xdg });
+      expect(snap.code).toBe(0);
+    },
+    60_000,
+  );
+
   test("an authorization response with the wrong iss is refused (RFC 9207)", async () => {
     const server = await startFixture({ iss: "wrong" });
     const xdg = tempDir();
