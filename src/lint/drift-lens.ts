@@ -302,12 +302,10 @@ class ToolNames {
    * occur in a text cannot change a finding on it, so leaving it out keeps the findings
    * identical (tests/unit/lint/drift-lens.test.ts compares with the full lint).
    */
-  stubs(texts: readonly string[], exclude?: string | ReadonlySet<string>): Tool[] {
+  stubs(texts: readonly string[], exclude: ReadonlySet<string>): Tool[] {
     const found = new Set<string>();
-    const excluded = (candidate: string) =>
-      typeof exclude === "string" ? candidate === exclude : exclude?.has(candidate) === true;
     const consider = (candidate: string) => {
-      if (!excluded(candidate) && this.order.has(candidate)) found.add(candidate);
+      if (!exclude.has(candidate) && this.order.has(candidate)) found.add(candidate);
     };
     for (const text of texts) {
       for (const match of text.matchAll(NAME_RUN)) {
@@ -333,34 +331,75 @@ interface Batched {
   scope?: Scope;
 }
 
+/** One thing to lint: an item's part, or the server's instructions, and which of its texts count. */
+interface Part {
+  kind: TargetKind;
+  /** The item (cut to what changed), or the instructions' text for kind "server". */
+  value: JsonObject | string;
+  covers: (path: string) => boolean;
+}
+
+interface Side {
+  findings: Finding[];
+  /** Surface texts by path. */
+  texts: Map<string, string>;
+}
+
+const EMPTY_SIDE: Side = { findings: [], texts: new Map() };
 const EVERYWHERE = () => true;
 
-/**
- * Security findings on each batched item's texts in scope, as lintSub finds them on the item
- * alone: every item in one sub-contract, with stubs for the other tool names their texts
- * mention. The rules judge a text by its own content and the tool names it mentions (see
- * ToolNames.stubs), so an item's findings do not depend on the other items beside it; each is
- * given to its item by target (the items of one kind have distinct identities in `after`).
- */
 function lintBatch(batch: readonly Batched[], names: ToolNames, options: SecurityOptions): Side[] {
+  return lintParts(
+    batch.map(({ item, part, covers }) => ({ kind: item.kind, value: part, covers })),
+    names,
+    options,
+  );
+}
+
+function lintItem(
+  kind: ItemKind,
+  item: JsonObject,
+  names: ToolNames,
+  covers: (path: string) => boolean,
+  options: SecurityOptions,
+): Side {
+  return lintParts([{ kind, value: item, covers }], names, options)[0] as Side;
+}
+
+function lintServer(instructions: string, names: ToolNames, options: SecurityOptions): Side {
+  return lintParts([{ kind: "server", value: instructions, covers: EVERYWHERE }], names, options)[0] as Side;
+}
+
+/**
+ * Security findings on each part's texts in scope, as the full lint finds them there: every
+ * part in one sub-contract (the rules' set-up paid once), with stubs for the other tool names
+ * their texts mention. The rules judge a text by its own content and the tool names it
+ * mentions (see ToolNames.stubs), so a part's findings do not depend on the parts beside it;
+ * each is given to its part by target (the parts of one kind have distinct identities).
+ */
+function lintParts(parts: readonly Part[], names: ToolNames, options: SecurityOptions): Side[] {
   const sub = emptyContract();
-  const sides: Side[] = batch.map(() => ({ findings: [], texts: new Map() }));
+  const sides: Side[] = parts.map(() => ({ findings: [], texts: new Map() }));
   const index = new Map<string, number>();
   const own = new Set<string>();
-  batch.forEach(({ item, part }, i) => {
-    (sub[LIST[item.kind]] as JsonObject[]).push(part);
-    // By the part's own identity, which the texts and findings carry (a template whose
-    // uriTemplate changed is touched under its old one).
-    const identity = String(part[ID_FIELD[item.kind]]);
-    index.set(`${item.kind}\u0000${identity}`, i);
-    if (item.kind === "tool") own.add(identity);
+  parts.forEach(({ kind, value }, i) => {
+    let identity = "";
+    if (kind === "server") sub.instructions = value as string;
+    else {
+      (sub[LIST[kind]] as JsonObject[]).push(value as JsonObject);
+      // By the part's own identity, which its texts and findings carry (a template whose
+      // uriTemplate changed is touched under its old one).
+      identity = String((value as JsonObject)[ID_FIELD[kind]]);
+      if (kind === "tool") own.add(identity);
+    }
+    index.set(`${kind}\u0000${identity}`, i);
   });
-  const entryOf = (kind: TargetKind, name: string) => index.get(`${kind}\u0000${name}`);
+  const partOf = (kind: TargetKind, name: string) => index.get(`${kind}\u0000${name}`);
   const all = surfaceTexts(sub);
   let any = false;
   for (const t of all) {
-    const i = entryOf(t.kind, t.name);
-    if (i === undefined || !(batch[i] as Batched).covers(t.path)) continue;
+    const i = partOf(t.kind, t.name);
+    if (i === undefined || !(parts[i] as Part).covers(t.path)) continue;
     const texts = (sides[i] as Side).texts;
     if (!texts.has(t.path)) texts.set(t.path, t.text);
     any = true;
@@ -377,74 +416,12 @@ function lintBatch(batch: readonly Batched[], names: ToolNames, options: Securit
     if (rule.group !== "security") continue;
     const id = rule.id as keyof typeof SECURITY_CHECKS;
     for (const f of SECURITY_CHECKS[id](linted, options)) {
-      const i = entryOf(f.target.kind, f.target.name);
-      if (i === undefined || !(batch[i] as Batched).covers(f.path)) continue;
+      const i = partOf(f.target.kind, f.target.name);
+      if (i === undefined || !(parts[i] as Part).covers(f.path)) continue;
       (sides[i] as Side).findings.push({ ...f, rule: id, level: rule.level });
     }
   }
   return sides;
-}
-
-// ---------------------------------------------------------------------------------------------
-// Linting one item
-
-interface Side {
-  findings: Finding[];
-  /** Surface texts by path. */
-  texts: Map<string, string>;
-}
-
-const EMPTY_SIDE: Side = { findings: [], texts: new Map() };
-
-function lintItem(
-  kind: ItemKind,
-  item: JsonObject,
-  names: ToolNames,
-  covers: (path: string) => boolean,
-  options: SecurityOptions,
-): Side {
-  const sub = emptyContract();
-  (sub[LIST[kind]] as JsonObject[]).push(item);
-  const own = kind === "tool" && typeof item.name === "string" ? item.name : undefined;
-  return lintSub(sub, kind, names, own, covers, options);
-}
-
-function lintServer(instructions: string, names: ToolNames, options: SecurityOptions): Side {
-  const sub = emptyContract();
-  sub.instructions = instructions;
-  return lintSub(sub, "server", names, undefined, () => true, options);
-}
-
-/** Security findings on the sub-contract's one item (not on its stub tools), within scope. */
-function lintSub(
-  sub: Contract,
-  kind: TargetKind,
-  names: ToolNames,
-  own: string | undefined,
-  covers: (path: string) => boolean,
-  options: SecurityOptions,
-): Side {
-  const all = surfaceTexts(sub);
-  const texts = new Map<string, string>();
-  for (const t of all) if (covers(t.path) && !texts.has(t.path)) texts.set(t.path, t.text);
-  // No new or changed text (a changed `required` list, a number): nothing to lint.
-  if (texts.size === 0) return EMPTY_SIDE;
-  // A new contract object, not the one just read: surfaceTexts may remember a contract's texts.
-  const stubs = names.stubs(
-    all.filter((t) => t.role === "text").map((t) => t.text),
-    own,
-  );
-  const linted: Contract = { ...sub, tools: [...sub.tools, ...stubs] };
-  const findings: Finding[] = [];
-  for (const rule of LINT_RULES) {
-    if (rule.group !== "security") continue;
-    const id = rule.id as keyof typeof SECURITY_CHECKS;
-    for (const f of SECURITY_CHECKS[id](linted, options)) {
-      if (f.target.kind !== kind || (own !== undefined && f.target.name !== own) || !covers(f.path)) continue;
-      findings.push({ ...f, rule: id, level: rule.level });
-    }
-  }
-  return { findings, texts };
 }
 
 // ---------------------------------------------------------------------------------------------

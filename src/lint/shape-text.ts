@@ -21,6 +21,7 @@
 import { type Contract, isJsonObject, type JsonObject } from "../contract/model.ts";
 import type { ToolCheck } from "../contract/tool-spans.ts";
 import { memberSound, toolPasses } from "../contract/validate.ts";
+import type { SurfaceSizes } from "./shapes.ts";
 
 const KEYS = ["inputSchema", "outputSchema"] as const;
 /** What comes before each schema's `{` in our layout (a tool's fields are indented by six spaces). */
@@ -33,11 +34,6 @@ const TAIL = 48;
 const MAX_RECENT = 16;
 /** Tools read before giving up when schemas do not repeat (one distinct shape in four schemas or more). */
 const PROBE_TOOLS = 64;
-
-export interface TextShapes {
-  toolLengths: number[];
-  shapes: Record<"inputSchema" | "outputSchema", Int32Array>;
-}
 
 /** What was found of one tool: its schemas' shapes (-1: none) and its compact JSON length. */
 interface ToolShape {
@@ -86,7 +82,7 @@ export class ShapeReader {
    * The shapes of a contract whose tools were all read by `check` (the contract parseContract
    * returned, unchanged), or undefined: a tool not read here, or schemas that rarely repeat.
    */
-  shapesOf(contract: Contract): TextShapes | undefined {
+  shapesOf(contract: Contract): SurfaceSizes | undefined {
     const tools = contract.tools;
     if (this.gaveUp || tools.length === 0 || !this.worthIt()) return undefined;
     const shapes = {

@@ -8,9 +8,8 @@
  * estimate of the tool list needs, so the surface is serialized once, not three times. Pure.
  */
 import { type Contract, isJsonObject, type Tool } from "../contract/model.ts";
-import type { TextShapes } from "./shape-text.ts";
 
-interface SurfaceSizes {
+export interface SurfaceSizes {
   /** Characters of each tool's compact JSON (`JSON.stringify(tool).length`), in list order. */
   toolLengths: number[];
   /**
@@ -23,18 +22,18 @@ interface SurfaceSizes {
 const INDEXED = new WeakMap<Contract, SurfaceSizes>();
 
 /** Shapes found as contracts were read (src/lint/shape-text.ts), with the tools they were found for. */
-const DECLARED = new WeakMap<Contract, { sizes: TextShapes; tools: Tool[]; names: unknown[] }>();
+const DECLARED = new WeakMap<Contract, { sizes: SurfaceSizes; tools: Tool[]; names: unknown[] }>();
 
 /**
  * Declares the shapes a ShapeReader found as `contract` was read (src/lint/shape-text.ts): they
  * are used instead of serializing every schema while the contract holds the same tools.
  */
-export function declareShapes(contract: Contract, sizes: TextShapes): void {
+export function declareShapes(contract: Contract, sizes: SurfaceSizes): void {
   DECLARED.set(contract, { sizes, tools: [...contract.tools], names: contract.tools.map((t) => t.name) });
 }
 
 /** The declared shapes, if the contract still holds the tools (and names) they were found for. */
-function declaredShapes(contract: Contract): TextShapes | undefined {
+function declaredShapes(contract: Contract): SurfaceSizes | undefined {
   const declared = DECLARED.get(contract);
   const tools = contract.tools;
   if (declared === undefined || declared.tools.length !== tools.length) return undefined;
