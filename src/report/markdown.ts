@@ -14,6 +14,7 @@
 import type { Json } from "../contract/model.ts";
 import { pointerToDotted } from "../contract/pointer.ts";
 import { visible } from "../lint/text-scan.ts";
+import { plural } from "../util/text.ts";
 import { type Entry, entriesOf, runMessage, type Section, type SectionKey, sectionsOf } from "./entries.ts";
 import {
   type AnyReport,
@@ -39,7 +40,6 @@ import {
   kindWord,
   MAX_ACCEPT,
   POLICY_FILE_NAME,
-  plural,
   renameHint,
   ruleHelpUri,
   SECURITY_EXPLAINED,

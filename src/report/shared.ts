@@ -9,6 +9,7 @@ import { show } from "../lint/found.ts";
 import { charLabel } from "../lint/text-scan.ts";
 import { LINT_LEVELS, type LintGroup, SEVERITIES } from "../rules/model.ts";
 import { findRule } from "../rules/registry.ts";
+import { plural, thousands } from "../util/text.ts";
 import { entriesOf, sectionsOf } from "./entries.ts";
 import {
   type AnyReport,
@@ -74,15 +75,6 @@ const KIND_WORD: Record<TargetKind, string> = {
 
 export function kindWord(kind: TargetKind): string {
   return KIND_WORD[kind];
-}
-
-export function plural(n: number, word: string): string {
-  return `${n} ${word}${n === 1 ? "" : "s"}`;
-}
-
-/** "12,431" — grouped by hand, so the output does not depend on the runtime's locale data. */
-export function thousands(n: number): string {
-  return String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ",");
 }
 
 export function exemptionLabel(exempt: Exemption): string {

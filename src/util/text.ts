@@ -5,11 +5,21 @@ export function plural(n: number, one: string, many = `${one}s`): string {
   return `${n} ${n === 1 ? one : many}`;
 }
 
-/** 10000 → "10,000", without Intl (its set-up costs milliseconds at start-up). */
+/**
+ * 10000 → "10,000", grouped by hand: Intl's set-up costs milliseconds at start-up, and a lookahead
+ * pattern compiles on its first use (lint-rules.ts calls this while its module loads).
+ */
 export function thousands(n: number): string {
-  const [whole = "", fraction] = String(n).split(".");
-  const grouped = whole.replace(/\B(?=(\d{3})+(?!\d))/g, ",");
-  return fraction === undefined ? grouped : `${grouped}.${fraction}`;
+  const text = String(n);
+  const dot = text.indexOf(".");
+  const end = dot === -1 ? text.length : dot;
+  const start = text.startsWith("-") ? 1 : 0;
+  let out = text.slice(0, start);
+  for (let i = start; i < end; i++) {
+    if (i > start && (end - i) % 3 === 0) out += ",";
+    out += text[i];
+  }
+  return out + text.slice(end);
 }
 
 /** Edit distance between two strings (insertions, deletions, substitutions), in O(|b|) space. */

@@ -19,8 +19,9 @@ import { renderMarkdown } from "../../../src/report/markdown.ts";
 import { buildLintReport, LINT_REPORT_VERSION, type LintReport } from "../../../src/report/model.ts";
 import { renderReport } from "../../../src/report/render.ts";
 import { renderSarif } from "../../../src/report/sarif.ts";
-import { findingMessage, thousands, toolListLine, verdictLine } from "../../../src/report/shared.ts";
+import { findingMessage, toolListLine, verdictLine } from "../../../src/report/shared.ts";
 import { renderText } from "../../../src/report/text.ts";
+import { thousands } from "../../../src/util/text.ts";
 import { VERSION } from "../../../src/version.ts";
 import { expectGolden } from "../../helpers/golden.ts";
 import {
@@ -168,6 +169,9 @@ describe("text", () => {
     expect(thousands(999)).toBe("999");
     expect(thousands(1000)).toBe("1,000");
     expect(thousands(1234567)).toBe("1,234,567");
+    expect(thousands(-1234567)).toBe("-1,234,567");
+    expect(thousands(-123)).toBe("-123");
+    expect(thousands(12345.678)).toBe("12,345.678");
     expect(toolListLine({ tools: 14, characters: 9724, tokens: 2431, budget: 10_000 })).toBe(
       "tools/list ≈ 2,431 tokens for 14 tools (budget 10,000)",
     );
