@@ -155,7 +155,8 @@ export const SCHEMA_RULE_ROWS = [
     input: "breaking",
     output: "minor",
     summary: "a property became required",
-    rationale: "Callers that omit it are rejected. On output, consumers simply always receive it.",
+    rationale:
+      "Callers that omit it are rejected. On output, consumers simply always receive it. A property declared and required in the same release is this one change (not also `property-added`, which is for optional ones).",
     example: '"required": ["city"] → "required": ["city", "units"]',
   },
   {

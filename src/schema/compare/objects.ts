@@ -86,12 +86,22 @@ function compareProperties(a: JsonObject, b: JsonObject, path: string, ctx: Cont
       const fallback = undeclaredSchema(a, name);
       if (fallback.undecided !== undefined) reportUndecided(fallback.undecided, name, { after: pb[name] }, path, ctx);
       else if (fallback.schema !== undefined) compareNode(fallback.schema, pb[name] as Json, propPath, ctx);
-      else {
-        const rule = closedA ? "closed-object-property-added" : "property-added";
-        emit(ctx, rule, propPath, `property "${name}" added`, { after: pb[name] as Json });
-      }
+      else if (closedA)
+        emit(ctx, "closed-object-property-added", propPath, `property "${name}" added`, { after: pb[name] as Json });
+      // A new property that is also newly required is one change, required-added (said by
+      // compareRequired): property-added would call it optional.
+      else if (!newlyRequired(a, b, name))
+        emit(ctx, "property-added", propPath, `property "${name}" added`, { after: pb[name] as Json });
     }
   }
+}
+
+function newlyRequired(a: JsonObject, b: JsonObject, name: string): boolean {
+  return stringList(b.required).includes(name) && !stringList(a.required).includes(name);
+}
+
+function declares(schema: JsonObject, name: string): boolean {
+  return isJsonObject(schema.properties) && Object.hasOwn(schema.properties, name);
 }
 
 function compareRequired(a: JsonObject, b: JsonObject, path: string, ctx: Context): void {
@@ -100,8 +110,9 @@ function compareRequired(a: JsonObject, b: JsonObject, path: string, ctx: Contex
   const ra = new Set(stringList(a.required));
   const rb = new Set(stringList(b.required));
   for (const name of [...rb].sort()) {
-    if (!ra.has(name))
-      emit(ctx, "required-added", `${path}/required`, `property "${name}" is now required`, { after: name });
+    if (ra.has(name)) continue;
+    const what = declares(b, name) && !declares(a, name) ? "added, and required" : "is now required";
+    emit(ctx, "required-added", `${path}/required`, `property "${name}" ${what}`, { after: name });
   }
   for (const name of [...ra].sort()) {
     if (!rb.has(name))

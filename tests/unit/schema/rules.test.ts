@@ -345,10 +345,10 @@ const OBJECT_CASES: Case[] = [
     reverse: [at("required-removed", "/required")],
   },
   {
-    name: "required property declared on an object that had no `properties`",
+    name: "a new required property is one change, not also an optional property added",
     old: { type: "object" },
     new: { type: "object", properties: { city: { type: "string" } }, required: ["city"] },
-    expect: [at("property-added", "/properties/city"), at("required-added", "/required")],
+    expect: [at("required-added", "/required")],
     reverse: [at("property-removed", "/properties/city"), at("required-removed", "/required")],
   },
   {
@@ -2108,6 +2108,40 @@ describe("an anyOf alternative that accepts any value", () => {
     expect(emitted(withP(before), withP(after))).toEqual([
       at("any-of-branch-added", "/properties/p/anyOf/1"),
       at("max-length-lowered", "/properties/p/maxLength"),
+    ]);
+  });
+});
+
+describe("a property added and required in one release", () => {
+  const messages = (a: Json, b: Json) => compareSchemas(a, b).map((c) => `${c.rule}: ${c.message}`);
+  const object = (properties: JsonObject, extra: JsonObject = {}): JsonObject => ({
+    type: "object",
+    properties,
+    ...extra,
+  });
+  const days = { days: { type: "integer" } };
+
+  test("on an open object it is one breaking change that says the property is new", () => {
+    expect(messages(object(days), object({ ...days, city: {} }, { required: ["city"] }))).toEqual([
+      'required-added: property "city" added, and required',
+    ]);
+  });
+
+  test("a property declared before and now required is said to be now required", () => {
+    expect(messages(object({ city: {} }), object({ city: {} }, { required: ["city"] }))).toEqual([
+      'required-added: property "city" is now required',
+    ]);
+  });
+
+  test("an optional property added is still property-added", () => {
+    expect(messages(object(days), object({ ...days, city: {} }))).toEqual(['property-added: property "city" added']);
+  });
+
+  test("on a closed object both stay: what consumers reject (output) and what callers must send (input)", () => {
+    const closed = { additionalProperties: false };
+    expect(messages(object(days, closed), object({ ...days, city: {} }, { ...closed, required: ["city"] }))).toEqual([
+      'closed-object-property-added: property "city" added',
+      'required-added: property "city" added, and required',
     ]);
   });
 });
