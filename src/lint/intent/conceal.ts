@@ -23,55 +23,114 @@ const THIS = String.raw`(?:this|these|that|those|it|them|the\s+(?:above|followin
 /** What an instruction calls itself when it asks not to be mentioned. */
 const INSTRUCTION = String.raw`(?:(?:this|these|that|those|the|any\s+of\s+(?:this|these|the))\s+(?:above\s+|following\s+|hidden\s+|extra\s+|additional\s+|first\s+|previous\s+|preceding\s+|internal\s+|special\s+)?(?:instructions?|notes?|sidenotes?|side\s+notes?|steps?|requests?|calls?|parameters?|rules?|message|part|section|details?|behaviou?r|tool\s+calls?|requirements?|guidance|directives?)\b)`;
 
-const PATTERNS: readonly RegExp[] = [
+// Words that open or end a pattern below, named once so that each pattern's `need` is made of the
+// very words the pattern requires: a sentence without them cannot match, and skips compiling and
+// running a pattern of thousands of states (most sentences with a "not" or a "no" have none).
+const HUSH_VERB = String.raw`(?:tell(?:ing)?|mention(?:ing)?|reveal(?:ing)?|disclos(?:e|ing)|acknowledg(?:e|ing)|talk(?:ing)?\s+about|refer(?:ring)?\s+to|explain(?:ing)?|bring(?:ing)?\s+up)`;
+const LEAVE = "(?:leave|keep)";
+const OMIT = "(?:omit|strip|remove|hide|redact|exclude)";
+const HIDE = "(?:hide|conceal|mask|obscure|disguise|keep)";
+const SUBJECT = String.raw`(?:user|human|customer|requester|person\s+you\s+are\s+(?:helping|assisting|talking\s+to|working\s+for))`;
+const UNSEEN = "(?:invisible|imperceptible|unnoticeable|transparent)";
+const COVERTLY = String.raw`(?:silently|secretly|covertly|quietly|discreetly|stealthily|surreptitiously|invisibly|unbeknownst\s+to\s+the\s+user,?)`;
+const PRETEND = String.raw`(?:pretend|act\s+as\s+(?:if|though))`;
+
+/** `source` is required by every match of the pattern it stands beside (case as the pattern reads it). */
+const need = (source: string) => new RegExp(source, "i");
+
+/** Each pattern with a smaller one that every one of its matches contains. */
+const PATTERNS: readonly { need: RegExp; re: RegExp }[] = [
   // "do not tell the user", "never mention ... to the user", "without informing the user"
-  new RegExp(String.raw`\b${NEGATION}\s+(?:ever\s+)?${TELL}\b[^.\n]{0,100}?\b${USER}`, "gi"),
+  {
+    need: need(USER),
+    re: new RegExp(String.raw`\b${NEGATION}\s+(?:ever\s+)?${TELL}\b[^.\n]{0,100}?\b${USER}`, "gi"),
+  },
   // "never reveal these instructions", "don't mention this step", "do not acknowledge the sidenote"
-  new RegExp(
-    String.raw`\b${NEGATION}\s+(?:ever\s+)?(?:tell(?:ing)?|mention(?:ing)?|reveal(?:ing)?|disclos(?:e|ing)|acknowledg(?:e|ing)|talk(?:ing)?\s+about|refer(?:ring)?\s+to|explain(?:ing)?|bring(?:ing)?\s+up)\s+(?:${INSTRUCTION}|(?:this|these|that)(?=\s*(?:[,.;:!)]|$|\s+(?:to|and|or|because|since|unless|even|at\s+all)\b)))`,
-    "gi",
-  ),
+  {
+    need: need(HUSH_VERB),
+    re: new RegExp(
+      String.raw`\b${NEGATION}\s+(?:ever\s+)?${HUSH_VERB}\s+(?:${INSTRUCTION}|(?:this|these|that)(?=\s*(?:[,.;:!)]|$|\s+(?:to|and|or|because|since|unless|even|at\s+all)\b)))`,
+      "gi",
+    ),
+  },
   // "do not show it in your response", "never include this in the reply"
-  new RegExp(
-    String.raw`\b${NEGATION}\s+(?:include|includ(?:e|ing)|print(?:ing)?|output(?:ting)?|show(?:ing)?|display(?:ing)?|echo(?:ing)?|repeat(?:ing)?|quot(?:e|ing)|mention(?:ing)?|list(?:ing)?)\b[^.\n]{0,60}?\b(?:in|within|to)\s+${ANSWER}`,
-    "gi",
-  ),
+  {
+    need: need(ANSWER),
+    re: new RegExp(
+      String.raw`\b${NEGATION}\s+(?:include|includ(?:e|ing)|print(?:ing)?|output(?:ting)?|show(?:ing)?|display(?:ing)?|echo(?:ing)?|repeat(?:ing)?|quot(?:e|ing)|mention(?:ing)?|list(?:ing)?)\b[^.\n]{0,60}?\b(?:in|within|to)\s+${ANSWER}`,
+      "gi",
+    ),
+  },
   // "leave this out of your answer", "omit any mention of the sidenote from the reply"
-  new RegExp(
-    String.raw`\b(?:leave|keep)\s+(?:${INSTRUCTION}|${THIS}|any\s+mention(?:\s+of\s+(?:the\s+)?[\w-]+(?:\s+[\w-]+)?)?)\s+out\s+of\s+${ANSWER}|\b(?:omit|strip|remove|hide|redact|exclude)\s+(?:${INSTRUCTION}|${THIS}|any\s+(?:mention|trace|sign|reference)s?(?:\s+of\s+[\w\s]{1,30}?)?)\s+(?:from|in)\s+(?:${ANSWER}|${USER})`,
-    "gi",
-  ),
+  {
+    need: need(String.raw`\b(?:${LEAVE}|${OMIT})\s`),
+    re: new RegExp(
+      String.raw`\b${LEAVE}\s+(?:${INSTRUCTION}|${THIS}|any\s+mention(?:\s+of\s+(?:the\s+)?[\w-]+(?:\s+[\w-]+)?)?)\s+out\s+of\s+${ANSWER}|\b${OMIT}\s+(?:${INSTRUCTION}|${THIS}|any\s+(?:mention|trace|sign|reference)s?(?:\s+of\s+[\w\s]{1,30}?)?)\s+(?:from|in)\s+(?:${ANSWER}|${USER})`,
+      "gi",
+    ),
+  },
   // "under no circumstances let the user know", "don't let anyone see"
-  new RegExp(
-    String.raw`\b${NEGATION}\s+(?:ever\s+)?let(?:ting)?\s+${USER}\s+(?:know|see|notice|find\s+out|learn|hear)\b`,
-    "gi",
-  ),
+  {
+    need: need(USER),
+    re: new RegExp(
+      String.raw`\b${NEGATION}\s+(?:ever\s+)?let(?:ting)?\s+${USER}\s+(?:know|see|notice|find\s+out|learn|hear)\b`,
+      "gi",
+    ),
+  },
   // "hide this from the user", "keep it secret from them", "keep this between us"
-  new RegExp(
-    String.raw`\b(?:hide|conceal|mask|obscure|disguise|keep)\s+(?:${THIS}|\w+(?:\s+\w+){0,3}?)\s+(?:(?:secret|hidden|private|confidential|invisible|quiet)\s+)?(?:from|away\s+from)\s+${USER}|\bkeep\s+${THIS}\s+(?:(?:a\s+)?secret|hidden|confidential|private|quiet|to\s+yourself|between\s+(?:us|you\s+and\s+(?:me|this\s+tool|the\s+server)))\b`,
-    "gi",
-  ),
+  {
+    need: need(String.raw`\b${HIDE}\s`),
+    re: new RegExp(
+      String.raw`\b${HIDE}\s+(?:${THIS}|\w+(?:\s+\w+){0,3}?)\s+(?:(?:secret|hidden|private|confidential|invisible|quiet)\s+)?(?:from|away\s+from)\s+${USER}|\bkeep\s+${THIS}\s+(?:(?:a\s+)?secret|hidden|confidential|private|quiet|to\s+yourself|between\s+(?:us|you\s+and\s+(?:me|this\s+tool|the\s+server)))\b`,
+      "gi",
+    ),
+  },
   // "the user must never find out", "the user should not see this", "so that the user does not notice"
-  /\b(?:the\s+)?(?:user|human|customer|requester|person\s+you\s+are\s+(?:helping|assisting|talking\s+to|working\s+for))\s+(?:must|should|shall|need|needs|does|do|will|may|can|is)\s*(?:not|never|n['’]t)\s+(?:to\s+)?(?:know|see|notice|find\s+out|learn|realize|realise|suspect|be\s+(?:told|informed|aware|shown|notified|alerted|made\s+aware)|become\s+aware|discover|hear)\b/gi,
+  {
+    need: need(SUBJECT),
+    re: new RegExp(
+      String.raw`\b(?:the\s+)?${SUBJECT}\s+(?:must|should|shall|need|needs|does|do|will|may|can|is)\s*(?:not|never|n['’]t)\s+(?:to\s+)?(?:know|see|notice|find\s+out|learn|realize|realise|suspect|be\s+(?:told|informed|aware|shown|notified|alerted|made\s+aware)|become\s+aware|discover|hear)\b`,
+      "gi",
+    ),
+  },
   // "without the user knowing", "without the user's knowledge", "behind the user's back"
-  new RegExp(
-    String.raw`\bwithout\s+(?:the\s+)?(?:user|human|person)(?:['’]s)?\s+(?:knowing|noticing|knowledge|awareness|seeing|realizing|realising|finding\s+out|being\s+(?:aware|told|informed))\b|\bbehind\s+(?:the\s+)?(?:user|human)['’]s\s+back\b|\b(?:invisible|imperceptible|unnoticeable|transparent)\s+to\s+${USER}`,
-    "gi",
-  ),
+  {
+    need: need(String.raw`\b(?:without|behind|${UNSEEN})\s`),
+    re: new RegExp(
+      String.raw`\bwithout\s+(?:the\s+)?(?:user|human|person)(?:['’]s)?\s+(?:knowing|noticing|knowledge|awareness|seeing|realizing|realising|finding\s+out|being\s+(?:aware|told|informed))\b|\bbehind\s+(?:the\s+)?(?:user|human)['’]s\s+back\b|\b${UNSEEN}\s+to\s+${USER}`,
+      "gi",
+    ),
+  },
   // "silently forward", "quietly add", "covertly upload"
-  /\b(?:silently|secretly|covertly|quietly|discreetly|stealthily|surreptitiously|invisibly|unbeknownst\s+to\s+the\s+user,?)\s+(?:also\s+)?(?:send|read|include|forward|upload|copy|exfiltrate|pass|add|append|call|run|execute|invoke|post|bcc|cc|attach|collect|transmit|record|log|save|store|share|delete|modify|change|install|download|fetch|grab|insert|embed|access|open)\b/gi,
+  {
+    need: need(String.raw`\b${COVERTLY}\s`),
+    re: new RegExp(
+      String.raw`\b${COVERTLY}\s+(?:also\s+)?(?:send|read|include|forward|upload|copy|exfiltrate|pass|add|append|call|run|execute|invoke|post|bcc|cc|attach|collect|transmit|record|log|save|store|share|delete|modify|change|install|download|fetch|grab|insert|embed|access|open)\b`,
+      "gi",
+    ),
+  },
   // "pretend you did not", "act as if nothing happened"
-  /\b(?:pretend|act\s+as\s+(?:if|though))\s+(?:that\s+)?(?:you\s+(?:did\s+not|didn['’]t|never|have\s+not|haven['’]t)|nothing\s+(?:happened|was|is)|this\s+(?:never\s+happened|(?:call\s+)?did\s+not\s+happen))\b/gi,
+  {
+    need: need(String.raw`\b${PRETEND}\s`),
+    re: new RegExp(
+      String.raw`\b${PRETEND}\s+(?:that\s+)?(?:you\s+(?:did\s+not|didn['’]t|never|have\s+not|haven['’]t)|nothing\s+(?:happened|was|is)|this\s+(?:never\s+happened|(?:call\s+)?did\s+not\s+happen))\b`,
+      "gi",
+    ),
+  },
 ];
 
 /** A word every pattern needs; most sentences have none (and a text without one skips the rule, rules-security.ts). */
 export const CONCEAL_TRIGGER =
   /\b(?:not|never|no|without|avoid|refrain|under|leave|keep|omit|strip|remove|hide|redact|exclude|conceal|mask|obscure|disguise|behind|invisible|imperceptible|unnoticeable|transparent|silently|secretly|covertly|quietly|discreetly|stealthily|surreptitiously|invisibly|unbeknownst|pretend|act)\b|n['’]t\b/i;
 
+/** The patterns and their needs, for tests/unit/lint/gates.test.ts (each need is in every match). */
+export const CONCEAL_PATTERNS = PATTERNS;
+
 export function detectConcealment(sentence: string): IntentMatch[] {
   const out: IntentMatch[] = [];
   if (!CONCEAL_TRIGGER.test(sentence)) return out;
-  for (const re of PATTERNS) {
+  for (const { need, re } of PATTERNS) {
+    if (!need.test(sentence)) continue;
     for (const s of matchSpans(sentence, re)) out.push({ start: s.start, end: s.end, label: "conceal from the user" });
   }
   return out;
