@@ -58,7 +58,8 @@ export interface Contract {
 }
 
 /**
- * Facts of the capture rather than of the surface: nothing here is compared by `diff`.
+ * Facts of the capture rather than of the surface: `diff` compares none of them but
+ * supportedVersions (a version dropped there breaks the clients that speak only it).
  * Optional fields are written only when they hold something, so a legacy capture made with
  * the defaults reads byte for byte as lockfiles did before eras were recorded.
  */
