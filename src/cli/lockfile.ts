@@ -12,13 +12,19 @@ export interface LockfileRead {
   file: ReportFile;
 }
 
-/**
- * `check`: the boundary check of each tool as it is parsed, for a caller that reads more of
- * each (lint's shapes); such a read shares no tools with another lockfile.
- */
-export function readLockfile(path: string, role: string, check?: ToolCheck): LockfileRead {
+export interface ReadOptions {
+  /**
+   * The boundary check of each tool as it is parsed, for a caller that reads more of each
+   * (lint's shapes); such a read shares no tools with another lockfile.
+   */
+  check?: ToolCheck;
+  /** How the command names another file, when a flag does ("--baseline FILE"): said when this one is missing. */
+  elsewhere?: string;
+}
+
+export function readLockfile(path: string, role: string, { check, elsewhere }: ReadOptions = {}): LockfileRead {
   const text = readUserFile(path, {
-    missing: `no ${role} lockfile at ${path}. Create one with \`mcp-contract snapshot -o ${path} -- <server command>\`, or point to it with the right flag.`,
+    missing: `no ${role} lockfile at ${path}. Create one with \`mcp-contract snapshot -o ${path} -- <server command>\`${elsewhere ? `, or name another with ${elsewhere}` : ""}.`,
     aKind: "a lockfile",
     theKind: `the ${role} lockfile`,
   });

@@ -287,6 +287,22 @@ function reason(diff: RawDiff, oldItem: JsonObject, newItem: JsonObject): string
 }
 
 /**
+ * A property declared and required in one release is one change, required-added (src/schema/
+ * compare/objects.ts): that finding explains the declaration too. Only a declaration the old
+ * item lacks: a property that merely became required keeps its own rewrites.
+ */
+function newRequiredDeclaration(spec: ChangeSpec, oldItem: JsonObject): string | undefined {
+  if (spec.rule !== "required-added" || typeof spec.after !== "string" || !spec.path.endsWith("/required")) return;
+  const declaration = pointer(spec.path.slice(0, -"/required".length), "properties", spec.after);
+  const old = rawPaths(oldItem, declaration).at(-1) ?? [];
+  const declared = old.reduce<Json | undefined>(
+    (node, segment) => (isJsonObject(node) || Array.isArray(node) ? (node as never)[segment] : undefined),
+    oldItem,
+  );
+  return declared === undefined ? declaration : undefined;
+}
+
+/**
  * The one equivalent-rewrite finding for an item's unexplained changes, when there are any.
  * `covered`: paths a finding accounts for without sitting at them (a folded consequence).
  */
@@ -303,7 +319,8 @@ export function explainRest(
   writtenDiffs(oldItem, newItem, { path: "", key: undefined, underSchema: false, differ: true }, false, false, diffs);
   if (diffs.length === 0) return [];
   const explained: string[][] = [];
-  for (const path of [...specs.map((s) => s.path), ...covered]) {
+  const declarations = specs.flatMap((s) => newRequiredDeclaration(s, oldItem) ?? []);
+  for (const path of [...specs.map((s) => s.path), ...covered, ...declarations]) {
     explained.push(...rawPaths(oldItem, path), ...rawPaths(newItem, path));
     // Which types and values a node admits decides which of its other keywords apply (an
     // object's properties mean nothing on a string): such a finding explains the whole node.

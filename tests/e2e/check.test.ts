@@ -37,11 +37,14 @@ import {
 
 const BASE = { tools: BASE_TOOLS };
 
-/** `search` with a new property `region` that is required: required-added (breaking) + property-added. */
+/** `search` with a new required property `region` (required-added, breaking) and a new optional one `units` (property-added). */
 function requiredAdded(): ToolDef[] {
   const search = baseTool("search");
   const properties = search.inputSchema.properties as Record<string, object>;
-  search.inputSchema = objectSchema({ ...properties, region: { type: "string" } }, ["q", "region"]);
+  search.inputSchema = objectSchema({ ...properties, region: { type: "string" }, units: { type: "string" } }, [
+    "q",
+    "region",
+  ]);
   return withTool(search);
 }
 
@@ -68,7 +71,7 @@ function ownBaseline(): { dir: string; baseline: string } {
 }
 
 const SUMMARY_BREAKING = "1 breaking, 1 minor, 0 patch · requires a MAJOR version bump (to 2.0.0)";
-const REQUIRED_LINE = '  ✖ tool "search": property "region" is now required at inputSchema [required-added]';
+const REQUIRED_LINE = '  ✖ tool "search": property "region" added, and required at inputSchema [required-added]';
 /** The break, and the witness that proves it: arguments the old schema accepted, without "region". */
 const REQUIRED_LINES = [
   REQUIRED_LINE,
@@ -107,7 +110,7 @@ describe("check against a live stdio server", () => {
     expect(result.stderr).toBe("");
     expect(section(result.stdout, "BREAKING")).toEqual(REQUIRED_LINES);
     expect(section(result.stdout, "MINOR")).toEqual([
-      '  ▲ tool "search": property "region" added at inputSchema.properties.region [property-added]',
+      '  ▲ tool "search": property "units" added at inputSchema.properties.units [property-added]',
     ]);
     expect(result.stdout).toContain(
       `${SUMMARY_BREAKING}\n✖ FAIL: 1 change at or above breaking (--fail-on breaking)\n`,
@@ -168,7 +171,7 @@ describe("check against a live stdio server", () => {
       target: { kind: "tool", name: "search" },
       direction: "input",
       path: "/inputSchema/required",
-      message: 'tool "search": property "region" is now required at inputSchema',
+      message: 'tool "search": property "region" added, and required at inputSchema',
     });
 
     expect(clean.code).toBe(0);
@@ -240,6 +243,8 @@ describe("check against a live stdio server", () => {
     expectCleanFailure(byDefault, 2);
     expect(byDefault.stderr).toContain("no baseline lockfile at mcp.contract.json");
     expect(byDefault.stderr).toContain("mcp-contract snapshot");
+    // The flag that names another baseline, by name.
+    expect(byDefault.stderr).toContain("or name another with --baseline FILE.");
     expect(readPids(pidFile)).toEqual([]);
     expect(existsSync(join(dir, "mcp.contract.json"))).toBe(false);
   });

@@ -25,11 +25,14 @@ import { BIN, BUN, expectCleanFailure, type Lockfile, listDir, ROOT, runCli, tem
 const ENUM_BEFORE = { type: "string", enum: ["sunny", "rain"] };
 const ENUM_AFTER = { type: "string", enum: ["sunny", "rain", "snow"] };
 
-/** A pair of lockfiles with one breaking and one compatible change to `search`. */
+/** A pair of lockfiles with one breaking (a new required property) and one compatible (a new optional one) change to `search`. */
 function breakingPair() {
   const search = baseTool("search");
   const properties = search.inputSchema.properties as Record<string, object>;
-  search.inputSchema = objectSchema({ ...properties, region: { type: "string" } }, ["q", "region"]);
+  search.inputSchema = objectSchema({ ...properties, region: { type: "string" }, units: { type: "string" } }, [
+    "q",
+    "region",
+  ]);
   return writePair(BASE_TOOLS, withTool(search));
 }
 
@@ -92,6 +95,8 @@ describe("exit codes", () => {
     ]);
     expectCleanFailure(noFile, 2);
     expect(noFile.stderr).toContain(`no new lockfile at ${missing}`);
+    // diff names its files by position: no flag to point to.
+    expect(noFile.stderr).not.toContain("flag");
     expect(badLevel.code).toBe(2);
     expect(badLevel.stdout).toBe("");
     expect(badLevel.stderr).toContain("breaking, minor, patch, never");

@@ -12,11 +12,14 @@ import { XMLParser, XMLValidator } from "fast-xml-parser";
 import { BASE_TOOLS, baseTool, objectSchema, parseReport, withTool, writePair } from "./contract-builders.ts";
 import { expectCleanFailure, runCli } from "./e2e-helpers.ts";
 
-/** search: a required property added (breaking), plus a new tool (minor). */
+/** search: a required property added (breaking) and an optional one (minor), plus a new tool (minor). */
 function pair() {
   const search = baseTool("search");
   const properties = search.inputSchema.properties as Record<string, object>;
-  search.inputSchema = objectSchema({ ...properties, region: { type: "string" } }, ["q", "region"]);
+  search.inputSchema = objectSchema({ ...properties, region: { type: "string" }, units: { type: "string" } }, [
+    "q",
+    "region",
+  ]);
   return writePair(BASE_TOOLS, [...withTool(search), { name: "lookup", inputSchema: { type: "object" } }]);
 }
 
@@ -49,7 +52,7 @@ describe("CI report formats", () => {
 
     const lines = result.stdout.trimEnd().split("\n");
     expect(lines[0]).toMatch(
-      /^::error .*title=required-added::breaking: tool "search": property "region" is now required/,
+      /^::error .*title=required-added::breaking: tool "search": property "region" added, and required/,
     );
     // A compatible change is a notice, not a warning.
     expect(lines[1]).toMatch(/^::notice .*title=tool-added::minor: tool "lookup": added$/);
@@ -170,7 +173,7 @@ describe("everyday output", () => {
     expect(result.stdout).toStartWith("## Changes in fixture 1.0.0\n");
     expect(result.stdout).toContain("### Tools\n\nAdded (minor):\n\n- `lookup`\n");
     expect(result.stdout).toContain(
-      '#### tool `search`\n\n- **breaking**: property "region" is now required at inputSchema\n- minor: property "region" added at inputSchema.properties.region\n',
+      '#### tool `search`\n\n- **breaking**: property "region" added, and required at inputSchema\n- minor: property "units" added at inputSchema.properties.units\n',
     );
   });
 

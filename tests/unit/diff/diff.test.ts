@@ -436,3 +436,36 @@ describe("schema changes", () => {
     expect(changes[0]!.message).toEndWith("at inputSchema.properties.units");
   });
 });
+
+describe("a property declared and required in one release", () => {
+  const schema = (properties: Record<string, object>, required: string[] = []) => ({
+    inputSchema: { type: "object", properties, required },
+  });
+  const rules = (a: object, b: object) =>
+    compareSurfaces(contract({ tools: [tool("t", a)] }), contract({ tools: [tool("t", b)] })).map((c) => [
+      c.rule,
+      c.severity,
+      c.message,
+    ]);
+
+  test("is one breaking change, and its declaration is no unexplained rewrite", () => {
+    expect(
+      rules(
+        schema({ q: { type: "string" } }),
+        schema({ q: { type: "string" }, region: { type: "string" } }, ["region"]),
+      ),
+    ).toEqual([["required-added", "breaking", 'tool "t": property "region" added, and required at inputSchema']]);
+  });
+
+  test("a property that only became required keeps its own rewrites", () => {
+    // ["string"] → "string" accepts the same values: an equivalent rewrite beside the requirement.
+    expect(rules(schema({ q: { type: ["string"] } }), schema({ q: { type: "string" } }, ["q"]))).toEqual([
+      [
+        "equivalent-rewrite",
+        "patch",
+        'tool "t": equivalent rewrite, no effect: inputSchema.properties.q.type ["string"] → "string"',
+      ],
+      ["required-added", "breaking", 'tool "t": property "q" is now required at inputSchema'],
+    ]);
+  });
+});
