@@ -2,7 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { serializeContract } from "../../../src/contract/canonical.ts";
-import type { Contract } from "../../../src/contract/model.ts";
+import type { Contract, JsonObject } from "../../../src/contract/model.ts";
 import { parseContract } from "../../../src/contract/read.ts";
 import { buildChanges, type ChangeSpec } from "../../../src/diff/change.ts";
 import { fnv1a64 } from "../../../src/diff/fingerprint.ts";
@@ -438,10 +438,10 @@ describe("schema changes", () => {
 });
 
 describe("a property declared and required in one release", () => {
-  const schema = (properties: Record<string, object>, required: string[] = []) => ({
+  const schema = (properties: JsonObject, required: string[] = []): JsonObject => ({
     inputSchema: { type: "object", properties, required },
   });
-  const rules = (a: object, b: object) =>
+  const rules = (a: JsonObject, b: JsonObject) =>
     compareSurfaces(contract({ tools: [tool("t", a)] }), contract({ tools: [tool("t", b)] })).map((c) => [
       c.rule,
       c.severity,
