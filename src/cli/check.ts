@@ -139,7 +139,9 @@ Exit codes: 0 nothing at or over --fail-on (or --allow-breaking), 1 it was reach
       baselineFile = { path: options.baseline, text: fromGit.text, revision: options.baselineRef };
     } else {
       // --update with no lockfile yet: compare with an empty surface, then create the file.
-      const read = options.update ? readBaselineOrNone(options.baseline) : readLockfile(options.baseline, "baseline", { elsewhere: "--baseline FILE" });
+      const read = options.update
+        ? readBaselineOrNone(options.baseline)
+        : readLockfile(options.baseline, "baseline", { elsewhere: "--baseline FILE" });
       baseline = read.contract;
       baselineFile = read.file;
     }
