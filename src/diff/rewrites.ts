@@ -288,18 +288,25 @@ function reason(diff: RawDiff, oldItem: JsonObject, newItem: JsonObject): string
 
 /**
  * A property declared and required in one release is one change, required-added (src/schema/
- * compare/objects.ts): that finding explains the declaration too. Only a declaration the old
- * item lacks: a property that merely became required keeps its own rewrites.
+ * compare/objects.ts), and a required property removed is required-removed: that finding
+ * explains the declaration too. Only a declaration the other side lacks: a property that merely
+ * became required (or optional) keeps its own rewrites.
  */
-function newRequiredDeclaration(spec: ChangeSpec, oldItem: JsonObject): string | undefined {
-  if (spec.rule !== "required-added" || typeof spec.after !== "string" || !spec.path.endsWith("/required")) return;
-  const declaration = pointer(spec.path.slice(0, -"/required".length), "properties", spec.after);
-  const old = rawPaths(oldItem, declaration).at(-1) ?? [];
-  const declared = old.reduce<Json | undefined>(
+function requiredDeclaration(spec: ChangeSpec, oldItem: JsonObject, newItem: JsonObject): string | undefined {
+  if (!spec.path.endsWith("/required")) return;
+  const [name, other] =
+    spec.rule === "required-added"
+      ? [spec.after, oldItem]
+      : spec.rule === "required-removed"
+        ? [spec.before, newItem]
+        : [];
+  if (typeof name !== "string" || other === undefined) return;
+  const declaration = pointer(spec.path.slice(0, -"/required".length), "properties", name);
+  const there = (rawPaths(other, declaration).at(-1) ?? []).reduce<Json | undefined>(
     (node, segment) => (isJsonObject(node) || Array.isArray(node) ? (node as never)[segment] : undefined),
-    oldItem,
+    other,
   );
-  return declared === undefined ? declaration : undefined;
+  return there === undefined ? declaration : undefined;
 }
 
 /**
@@ -319,7 +326,7 @@ export function explainRest(
   writtenDiffs(oldItem, newItem, { path: "", key: undefined, underSchema: false, differ: true }, false, false, diffs);
   if (diffs.length === 0) return [];
   const explained: string[][] = [];
-  const declarations = specs.flatMap((s) => newRequiredDeclaration(s, oldItem) ?? []);
+  const declarations = specs.flatMap((s) => requiredDeclaration(s, oldItem, newItem) ?? []);
   for (const path of [...specs.map((s) => s.path), ...covered, ...declarations]) {
     explained.push(...rawPaths(oldItem, path), ...rawPaths(newItem, path));
     // Which types and values a node admits decides which of its other keywords apply (an

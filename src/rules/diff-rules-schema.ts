@@ -136,7 +136,7 @@ export const SCHEMA_RULE_ROWS = [
     output: "minor",
     summary: "a property was removed from an open object",
     rationale:
-      "On input the value is still accepted, only no longer declared (check that the server still honours it). On output, an optional property could always be absent, so consumers already handle its absence; a required one is also reported as required-removed, which breaks them. (Strictly, an open output object may now carry any value under that name; in practice servers stop sending it.)",
+      "On input the value is still accepted, only no longer declared (check that the server still honours it). On output, an optional property could always be absent, so consumers already handle its absence; a required one is reported as required-removed instead, which breaks them. (Strictly, an open output object may now carry any value under that name; in practice servers stop sending it.)",
     example: "properties: {city, units} → properties: {city}",
   },
   {
@@ -165,7 +165,8 @@ export const SCHEMA_RULE_ROWS = [
     input: "minor",
     output: "breaking",
     summary: "a property is no longer required",
-    rationale: "Consumers that expect it to be present may now find it missing.",
+    rationale:
+      "Consumers that expect it to be present may now find it missing. A required property removed from an open object is this one change (not also `property-removed`).",
     example: '"required": ["city", "days"] → "required": ["city"]',
   },
   {

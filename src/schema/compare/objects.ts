@@ -78,10 +78,13 @@ function compareProperties(a: JsonObject, b: JsonObject, path: string, ctx: Cont
       const fallback = undeclaredSchema(b, name);
       if (fallback.undecided !== undefined) reportUndecided(fallback.undecided, name, { before: pa[name] }, path, ctx);
       else if (fallback.schema !== undefined) compareNode(pa[name] as Json, fallback.schema, propPath, ctx);
-      else {
-        const rule = closedB ? "closed-object-property-removed" : "property-removed";
-        emit(ctx, rule, propPath, `property "${name}" removed`, { before: pa[name] as Json });
-      }
+      else if (closedB)
+        emit(ctx, "closed-object-property-removed", propPath, `property "${name}" removed`, {
+          before: pa[name] as Json,
+        });
+      // A required property removed is one change too, required-removed (compareRequired).
+      else if (!newlyRequired(b, a, name))
+        emit(ctx, "property-removed", propPath, `property "${name}" removed`, { before: pa[name] as Json });
     } else {
       const fallback = undeclaredSchema(a, name);
       if (fallback.undecided !== undefined) reportUndecided(fallback.undecided, name, { after: pb[name] }, path, ctx);
@@ -96,6 +99,7 @@ function compareProperties(a: JsonObject, b: JsonObject, path: string, ctx: Cont
   }
 }
 
+/** Whether `b` requires `name` and `a` did not (swap them for "no longer required"). */
 function newlyRequired(a: JsonObject, b: JsonObject, name: string): boolean {
   return stringList(b.required).includes(name) && !stringList(a.required).includes(name);
 }
@@ -115,8 +119,9 @@ function compareRequired(a: JsonObject, b: JsonObject, path: string, ctx: Contex
     emit(ctx, "required-added", `${path}/required`, `property "${name}" ${what}`, { after: name });
   }
   for (const name of [...ra].sort()) {
-    if (!rb.has(name))
-      emit(ctx, "required-removed", `${path}/required`, `property "${name}" is no longer required`, { before: name });
+    if (rb.has(name)) continue;
+    const what = declares(a, name) && !declares(b, name) ? "removed, and no longer required" : "is no longer required";
+    emit(ctx, "required-removed", `${path}/required`, `property "${name}" ${what}`, { before: name });
   }
 }
 

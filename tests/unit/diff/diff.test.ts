@@ -457,6 +457,21 @@ describe("a property declared and required in one release", () => {
     ).toEqual([["required-added", "breaking", 'tool "t": property "region" added, and required at inputSchema']]);
   });
 
+  test("removed while required, it is one change the other way: breaking on output", () => {
+    const output = (properties: JsonObject, required: string[] = []): JsonObject => ({
+      inputSchema: { type: "object" },
+      outputSchema: { type: "object", properties, required },
+    });
+    expect(
+      rules(
+        output({ q: { type: "string" }, region: { type: "string" } }, ["region"]),
+        output({ q: { type: "string" } }),
+      ),
+    ).toEqual([
+      ["required-removed", "breaking", 'tool "t": property "region" removed, and no longer required at outputSchema'],
+    ]);
+  });
+
   test("a property that only became required keeps its own rewrites", () => {
     // ["string"] → "string" accepts the same values: an equivalent rewrite beside the requirement.
     expect(rules(schema({ q: { type: ["string"] } }), schema({ q: { type: "string" } }, ["q"]))).toEqual([
