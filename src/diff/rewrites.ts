@@ -167,6 +167,16 @@ function localRef(node: Json | undefined): string | undefined {
   return undefined;
 }
 
+/** A node's member or element by segment; undefined below a scalar or where there is none. */
+function memberOf(node: Json | undefined, segment: string): Json | undefined {
+  return isJsonObject(node) || Array.isArray(node) ? (node as never)[segment] : undefined;
+}
+
+/** The value at raw segments below `root`, or undefined where the path leads nowhere. */
+function valueAt(root: Json | undefined, segments: readonly string[]): Json | undefined {
+  return segments.reduce(memberOf, root);
+}
+
 /**
  * The raw lockfile paths a schema finding's path stands for, on one side: a "$ref" segment
  * means "follow this node's reference", so the walk jumps to the definition (and the $ref
@@ -193,14 +203,11 @@ function rawPaths(item: JsonObject, path: string): string[][] {
         continue;
       }
       raw = [field, ...target];
-      node = target.reduce<Json | undefined>(
-        (n, s) => (isJsonObject(n) || Array.isArray(n) ? (n as never)[s] : undefined),
-        root,
-      );
+      node = valueAt(root, target);
       continue;
     }
     raw.push(segment);
-    node = isJsonObject(node) || Array.isArray(node) ? (node as never)[segment] : undefined;
+    node = memberOf(node, segment);
   }
   out.push(raw);
   return out;
@@ -302,11 +309,7 @@ function requiredDeclaration(spec: ChangeSpec, oldItem: JsonObject, newItem: Jso
         : [];
   if (typeof name !== "string" || other === undefined) return;
   const declaration = pointer(spec.path.slice(0, -"/required".length), "properties", name);
-  const there = (rawPaths(other, declaration).at(-1) ?? []).reduce<Json | undefined>(
-    (node, segment) => (isJsonObject(node) || Array.isArray(node) ? (node as never)[segment] : undefined),
-    other,
-  );
-  return there === undefined ? declaration : undefined;
+  return valueAt(other, rawPaths(other, declaration).at(-1) ?? []) === undefined ? declaration : undefined;
 }
 
 /**
