@@ -53,6 +53,13 @@ async function startV2Http(...flags: string[]): Promise<Running> {
 
 const snapshot = (...args: string[]) => runCli(["snapshot", "-o", "-", ...args]);
 
+/** A fresh lockfile of the v2 SDK server, captured in the modern era (its own temporary directory). */
+async function modernLockfile(): Promise<string> {
+  const lockfile = join(tempDir(), "mcp.contract.json");
+  expect((await runCli(["snapshot", "-o", lockfile, "--era", "modern", ...v2()])).code).toBe(0);
+  return lockfile;
+}
+
 interface Captured {
   protocolVersion: string;
   server: Record<string, unknown>;
@@ -177,9 +184,7 @@ describe("a dual-era server (v2 SDK) is captured in each era, over stdio and HTT
   test.concurrent(
     "check against a modern server that no longer lists a protocol version of the baseline: breaking, exit 1",
     async () => {
-      const dir = tempDir();
-      const lockfile = join(dir, "mcp.contract.json");
-      expect((await runCli(["snapshot", "-o", lockfile, "--era", "modern", ...v2()])).code).toBe(0);
+      const lockfile = await modernLockfile();
       // The release before this one also spoke 2025-11-25 through server/discover.
       const baseline = JSON.parse(readFileSync(lockfile, "utf8")) as Captured;
       expect(baseline.capture.supportedVersions).toEqual(["2026-07-28"]);
@@ -386,9 +391,7 @@ describe("check captures in the baseline's era", () => {
   test.concurrent(
     "--update keeps the recorded era; a baseline forced to modern fails against a legacy-only server with exit 3",
     async () => {
-      const dir = tempDir();
-      const baseline = join(dir, "baseline.json");
-      expect((await runCli(["snapshot", "-o", baseline, "--era", "modern", ...v2()])).code).toBe(0);
+      const baseline = await modernLockfile();
       const updated = await runCli(["check", "--baseline", baseline, "--update", ...v2()]);
       expect(updated.code).toBe(0);
       expect((JSON.parse(readFileSync(baseline, "utf8")) as Captured).capture.era).toBe("modern");

@@ -38,8 +38,11 @@ const PRETEND = String.raw`(?:pretend|act\s+as\s+(?:if|though))`;
 /** `source` is required by every match of the pattern it stands beside (case as the pattern reads it). */
 const need = (source: string) => new RegExp(source, "i");
 
-/** Each pattern with a smaller one that every one of its matches contains. */
-const PATTERNS: readonly { need: RegExp; re: RegExp }[] = [
+/**
+ * Each pattern with a smaller one that every one of its matches contains (exported for
+ * tests/unit/lint/gates.test.ts, which holds each need to every text its pattern matches).
+ */
+export const CONCEAL_PATTERNS: readonly { need: RegExp; re: RegExp }[] = [
   // "do not tell the user", "never mention ... to the user", "without informing the user"
   {
     need: need(USER),
@@ -123,13 +126,10 @@ const PATTERNS: readonly { need: RegExp; re: RegExp }[] = [
 export const CONCEAL_TRIGGER =
   /\b(?:not|never|no|without|avoid|refrain|under|leave|keep|omit|strip|remove|hide|redact|exclude|conceal|mask|obscure|disguise|behind|invisible|imperceptible|unnoticeable|transparent|silently|secretly|covertly|quietly|discreetly|stealthily|surreptitiously|invisibly|unbeknownst|pretend|act)\b|n['’]t\b/i;
 
-/** The patterns and their needs, for tests/unit/lint/gates.test.ts (each need is in every match). */
-export const CONCEAL_PATTERNS = PATTERNS;
-
 export function detectConcealment(sentence: string): IntentMatch[] {
   const out: IntentMatch[] = [];
   if (!CONCEAL_TRIGGER.test(sentence)) return out;
-  for (const { need, re } of PATTERNS) {
+  for (const { need, re } of CONCEAL_PATTERNS) {
     if (!need.test(sentence)) continue;
     for (const s of matchSpans(sentence, re)) out.push({ start: s.start, end: s.end, label: "conceal from the user" });
   }
