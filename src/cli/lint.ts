@@ -139,7 +139,7 @@ Exit codes: 0 nothing at or over --fail-on, 1 it was reached, 2 bad flags, lockf
     if (from !== undefined) {
       // Repeated schemas are found by their text as the tools are parsed (src/lint/shape-text.ts).
       const shapes = new ShapeReader();
-      const read = readLockfile(from, "linted", { check: shapes.check });
+      const read = readLockfile(from, "linted", { reader: shapes });
       contract = read.contract;
       lockfile = read.file;
       const found = shapes.shapesOf(contract);

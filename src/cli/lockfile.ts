@@ -1,7 +1,7 @@
 /** Reading lockfiles for commands: file errors and format errors both exit 2. */
 import type { Contract } from "../contract/model.ts";
 import { parseContract } from "../contract/read.ts";
-import type { ToolCheck } from "../contract/tool-spans.ts";
+import type { ToolReader } from "../contract/tool-spans.ts";
 import type { ReportFile } from "../report/context.ts";
 import { prepareForInput } from "./jit-policy.ts";
 import { readUserFile } from "./read-user-file.ts";
@@ -14,15 +14,15 @@ export interface LockfileRead {
 
 export interface ReadOptions {
   /**
-   * The boundary check of each tool as it is parsed, for a caller that reads more of each
-   * (lint's shapes); such a read shares no tools with another lockfile.
+   * A reader of each tool's text as it is parsed, for a caller that reads more of each (lint's
+   * shapes); such a read shares no tools with another lockfile.
    */
-  check?: ToolCheck;
+  reader?: ToolReader;
   /** How the command names another file, when a flag does ("--baseline FILE"): said when this one is missing. */
   elsewhere?: string;
 }
 
-export function readLockfile(path: string, role: string, { check, elsewhere }: ReadOptions = {}): LockfileRead {
+export function readLockfile(path: string, role: string, { reader, elsewhere }: ReadOptions = {}): LockfileRead {
   const text = readUserFile(path, {
     missing: `no ${role} lockfile at ${path}. Create one with \`mcp-contract snapshot -o ${path} -- <server command>\`${elsewhere ? `, or name another with ${elsewhere}` : ""}.`,
     aKind: "a lockfile",
@@ -30,5 +30,5 @@ export function readLockfile(path: string, role: string, { check, elsewhere }: R
   });
   prepareForInput(text.length);
   // The commands never modify a lockfile's contract: two lockfiles of one run may share tools.
-  return { contract: parseContract(text, path, check ? { check } : { share: true }), file: { path, text } };
+  return { contract: parseContract(text, path, reader ? { reader } : { share: true }), file: { path, text } };
 }

@@ -9,32 +9,35 @@ import { locateJsonError } from "./json-position.ts";
 import { CLIENT_CAPABILITIES, type Contract, ERAS, isJsonObject, LOCKFILE_VERSION, SURFACE_LISTS } from "./model.ts";
 import { readPeerSurface } from "./peers/detect.ts";
 import { importedFromProblem } from "./peers/imported.ts";
-import { parseByTools, remember, type ToolCheck } from "./tool-spans.ts";
+import { parseByTools, remember, type ToolCheck, type ToolReader } from "./tool-spans.ts";
 import { describeFound, describeProblem, findContractProblem, MAX_NESTING_DEPTH, toolPasses } from "./validate.ts";
 
 /** The boundary check of a tool as it is parsed: its text is not needed. */
 const passes: ToolCheck = (tool) => toolPasses(tool);
+const PLAIN: ToolReader = { check: passes };
 
 const HINT = "Regenerate it with `mcp-contract snapshot`, or restore it from version control.";
 
 /**
  * `share`: read the tools one by one and share those the lockfile read before (with `share`)
  * holds too (tool-spans.ts). Only for callers that never modify a contract they read: the
- * objects then belong to both lockfiles. `check`: read the tools one by one (sharing only
- * with `share`), and tell right after each is parsed whether it passes the boundary: a check
- * that also reads the tool's text (lint's shapes), which must answer exactly as toolPasses does.
+ * objects then belong to both lockfiles. `reader`: read the tools one by one (sharing only
+ * with `share`) with a reader of their texts (lint's shapes): its check tells right after each
+ * tool is parsed whether it passes the boundary, exactly as toolPasses does, and its parse may
+ * build the tool (sharing values between tools of this file: again only for callers that never
+ * modify what they read).
  */
 export function parseContract(
   text: string,
   source: string,
-  options: { share?: boolean; check?: ToolCheck } = {},
+  options: { share?: boolean; reader?: ToolReader } = {},
 ): Contract {
   if (text.trim() === "") {
     throw new UsageError(`${source} is empty, so it holds no contract. ${HINT}`);
   }
   // Tool by tool where the layout is ours (tool-spans.ts): tools the lockfile read before holds too are shared.
   const share = options.share === true;
-  const byTools = share || options.check ? parseByTools(text, options.check ?? passes, share) : undefined;
+  const byTools = share || options.reader ? parseByTools(text, options.reader ?? PLAIN, share) : undefined;
   let data: unknown = byTools?.data;
   try {
     data ??= JSON.parse(text);

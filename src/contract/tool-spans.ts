@@ -67,10 +67,19 @@ export interface SpanRead {
 export type ToolCheck = (tool: unknown, text: string) => boolean;
 
 /**
+ * How a caller reads each tool it has not seen before: `parse(text)` builds the tool from its
+ * span, equal to JSON.parse of it, or answers undefined (JSON.parse it then); `check` as above.
+ */
+export interface ToolReader {
+  check: ToolCheck;
+  parse?: (text: string) => unknown;
+}
+
+/**
  * The file parsed tool by tool, sharing the tools of the lockfile read before (unless `share`
  * is false); undefined when the layout is not ours.
  */
-export function parseByTools(text: string, check?: ToolCheck, share = true): SpanRead | undefined {
+export function parseByTools(text: string, reader?: ToolReader, share = true): SpanRead | undefined {
   const known = share ? previous : NONE;
   try {
     const start = text.indexOf(OPEN);
@@ -105,8 +114,8 @@ export function parseByTools(text: string, check?: ToolCheck, share = true): Spa
         if (found.next !== undefined) expected = found.next;
         span = found.span;
         if (span === undefined) {
-          span = { text: own, value: JSON.parse(own) };
-          passed.push(check?.(span.value, own) === true);
+          span = { text: own, value: reader?.parse?.(own) ?? JSON.parse(own) };
+          passed.push(reader?.check(span.value, own) === true);
         } else passed.push(true);
       } else passed.push(true);
       spans.push(span);

@@ -55,6 +55,8 @@ interface Cut {
  */
 export class ShapeReader {
   private readonly distinct: string[] = [];
+  /** Each distinct span's value, which every tool of its shape that assemble() built holds. */
+  private readonly values: unknown[] = [];
   private readonly tails: string[] = [];
   /** Each distinct span's compact JSON length, and whether it is sound as a tool's field. */
   private readonly compact: number[] = [];
@@ -65,11 +67,20 @@ export class ShapeReader {
   private cuts = 0;
   private gaveUp = false;
 
+  /**
+   * A tool built from its text: each schema span that is already known is not parsed again,
+   * and every tool of a shape holds that shape's one schema value (see parse below).
+   */
+  readonly parse = (text: string): unknown => (this.gaveUp ? undefined : this.assemble(text));
+
   /** The boundary check of each tool as it is parsed (toolPasses), reading its shapes on the way. */
   readonly check: ToolCheck = (tool, text) => {
-    const shape = this.gaveUp ? undefined : this.read(tool, text);
+    let shape = this.found.get(tool as object);
+    if (shape === undefined && !this.gaveUp) {
+      shape = this.read(tool, text);
+      if (shape !== undefined) this.found.set(tool as object, shape);
+    }
     if (shape === undefined) return toolPasses(tool);
-    this.found.set(tool as object, shape);
     return toolPasses(
       tool,
       (field) =>
@@ -105,45 +116,93 @@ export class ShapeReader {
     return this.cuts > 0 && this.distinct.length * 4 <= this.cuts;
   }
 
-  private read(tool: unknown, text: string): ToolShape | undefined {
-    if (!isJsonObject(tool)) return undefined;
-    if (this.found.size === PROBE_TOOLS && !this.worthIt()) {
-      this.gaveUp = true;
+  /** Whether to go on reading shapes: not when the first tools show that schemas rarely repeat. */
+  private probing(): boolean {
+    if (this.found.size === PROBE_TOOLS && !this.worthIt()) this.gaveUp = true;
+    return !this.gaveUp;
+  }
+
+  /**
+   * The schema spans of a tool's text where our layout puts them (-1 for a span that is no
+   * whole value), each a known or a new distinct span. Throws when a new span does not parse.
+   */
+  private cutsOf(text: string): Cut[] | undefined {
+    const cuts: Cut[] = [];
+    // Our layout writes outputSchema after inputSchema: it is looked for after the input's span.
+    let from = 0;
+    for (let key = 0; key < KEYS.length; key++) {
+      const at = text.indexOf(MARKERS[key]!, from);
+      if (at === -1) continue;
+      const start = at + MARKERS[key]!.length - 1;
+      const id = this.spanAt(key, text, start);
+      if (id === -1) return undefined;
+      from = start + this.distinct[id]!.length;
+      cuts.push({ key, start, end: from, id });
+    }
+    return cuts;
+  }
+
+  /** The shape of a tool whose cut members hold their numbers in `skeleton`, or undefined. */
+  private shapeOf(skeleton: unknown, cuts: readonly Cut[], offset: number): ToolShape | undefined {
+    if (!holdsNumbers(skeleton, cuts, offset)) return undefined;
+    const shape: ToolShape = { input: -1, output: -1, length: JSON.stringify(skeleton).length };
+    for (let j = 0; j < cuts.length; j++) {
+      const cut = cuts[j]!;
+      shape.length += this.compact[cut.id]! - String(j + offset).length;
+      if (cut.key === 0) shape.input = cut.id;
+      else shape.output = cut.id;
+    }
+    return shape;
+  }
+
+  /**
+   * The tool of `text` built from its skeleton (the text with each schema span replaced by a
+   * number) and the distinct spans' values, or undefined (the caller parses the text). Sound
+   * for any text: the skeleton parses twice, with the numbers j and then j + SECOND in the
+   * spans' places, and each member must hold them; a number written in the text itself is the
+   * same in both, so the member's value is the span's own token, and each span is one whole
+   * JSON value (it parsed on its own). JSON being context-free, the text with the spans put
+   * back parses to the skeleton with the spans' values in those members. A schema object
+   * found elsewhere than our layout puts it (a member not cut, holding an object) gives no
+   * shape: the caller then parses the text, and read() answers as before.
+   */
+  private assemble(text: string): JsonObject | undefined {
+    if (!this.probing()) return undefined;
+    try {
+      const cuts = this.cutsOf(text);
+      if (cuts === undefined || cuts.length === 0) return undefined;
+      const skeleton = JSON.parse(withNumbers(text, cuts, 0)) as unknown;
+      const shape = this.shapeOf(skeleton, cuts, 0);
+      if (shape === undefined || !holdsNumbers(JSON.parse(withNumbers(text, cuts, SECOND)), cuts, SECOND))
+        return undefined;
+      const tool = skeleton as JsonObject;
+      for (const key of KEYS) {
+        if (isJsonObject(tool[key])) return undefined;
+      }
+      for (const cut of cuts) tool[KEYS[cut.key]!] = this.values[cut.id] as JsonObject;
+      this.cuts += cuts.length;
+      this.found.set(tool, shape);
+      return tool;
+    } catch {
+      // A span that is no whole value, a text that does not parse with numbers in its place.
       return undefined;
     }
+  }
+
+  private read(tool: unknown, text: string): ToolShape | undefined {
+    if (!isJsonObject(tool) || !this.probing()) return undefined;
     try {
-      const cuts: Cut[] = [];
-      // Our layout writes outputSchema after inputSchema: it is looked for after the input's span.
-      let from = 0;
+      const cuts = this.cutsOf(text);
+      if (cuts === undefined) return undefined;
+      // An object schema not found where our layout puts it gets no shape; only an object has one.
       for (let key = 0; key < KEYS.length; key++) {
-        const object = isJsonObject(tool[KEYS[key]!]);
-        const at = text.indexOf(MARKERS[key]!, from);
-        // An object schema not found where our layout puts it gets no shape; only an object has one.
-        if (at === -1 ? object : !object) return undefined;
-        if (at === -1) continue;
-        const start = at + MARKERS[key]!.length - 1;
-        const id = this.spanAt(key, text, start);
-        if (id === -1) return undefined;
-        from = start + this.distinct[id]!.length;
-        cuts.push({ key, start, end: from, id });
+        const cut = cuts.some((c) => c.key === key);
+        if (cut !== isJsonObject(tool[KEYS[key]!])) return undefined;
       }
-      const shape: ToolShape = { input: -1, output: -1, length: 0 };
-      if (cuts.length === 0) {
-        shape.length = JSON.stringify(tool).length;
-        return shape;
-      }
+      if (cuts.length === 0) return { input: -1, output: -1, length: JSON.stringify(tool).length };
       // Each member (an object in the tool) holds its own number: it is the value of its span.
-      const skeleton = JSON.parse(withNumbers(text, cuts)) as JsonObject;
-      let length = JSON.stringify(skeleton).length;
-      for (let j = 0; j < cuts.length; j++) {
-        const cut = cuts[j]!;
-        if (skeleton[KEYS[cut.key]!] !== j) return undefined;
-        length += this.compact[cut.id]! - String(j).length;
-        if (cut.key === 0) shape.input = cut.id;
-        else shape.output = cut.id;
-      }
-      shape.length = length;
-      this.cuts += cuts.length;
+      const shape = this.shapeOf(JSON.parse(withNumbers(text, cuts, 0)), cuts, 0);
+      if (shape !== undefined) this.cuts += cuts.length;
       return shape;
     } catch {
       // A span that is no whole value, a text that does not parse with numbers in its place.
@@ -187,6 +246,7 @@ export class ShapeReader {
         const value: unknown = JSON.parse(span);
         id = this.distinct.length;
         this.distinct.push(span);
+        this.values.push(value);
         this.tails.push(span.slice(Math.max(0, length - TAIL)));
         this.compact.push(JSON.stringify(value).length);
         this.sound.push(memberSound(value));
@@ -203,12 +263,22 @@ export class ShapeReader {
   }
 }
 
-/** The text with cut j replaced by the number j. */
-function withNumbers(text: string, cuts: readonly Cut[]): string {
+/** Whether each cut member of the skeleton holds its number (offset + j). */
+function holdsNumbers(skeleton: unknown, cuts: readonly Cut[], offset: number): skeleton is JsonObject {
+  if (!isJsonObject(skeleton)) return false;
+  for (let j = 0; j < cuts.length; j++) if (skeleton[KEYS[cuts[j]!.key]!] !== offset + j) return false;
+  return true;
+}
+
+/** The offset of assemble()'s second skeleton's numbers. */
+const SECOND = 1000;
+
+/** The text with cut j replaced by the number offset + j. */
+function withNumbers(text: string, cuts: readonly Cut[], offset: number): string {
   let out = "";
   let last = 0;
   for (let j = 0; j < cuts.length; j++) {
-    out += text.slice(last, cuts[j]!.start) + String(j);
+    out += text.slice(last, cuts[j]!.start) + String(offset + j);
     last = cuts[j]!.end;
   }
   return out + text.slice(last);

@@ -16,6 +16,7 @@ import { lintContract } from "../../../src/lint/lint.ts";
 import { toolListSize } from "../../../src/lint/rules-quality.ts";
 import { ShapeReader } from "../../../src/lint/shape-text.ts";
 import { declareShapes, indexShapes } from "../../../src/lint/shapes.ts";
+import { prng } from "../../../src/util/random.ts";
 import { contract } from "../diff/helpers.ts";
 
 const ROOT = join(import.meta.dir, "../../..");
@@ -179,7 +180,7 @@ describe("shapes read from the lockfile text as it is parsed", () => {
   /** The text read as lint reads it (tool by tool, the reader's check on each), and the shapes found. */
   function read(text: string) {
     const reader = new ShapeReader();
-    const contract = parseContract(text, "x.json", { check: reader.check });
+    const contract = parseContract(text, "x.json", { reader });
     return { contract, sizes: reader.shapesOf(contract) };
   }
   function byText(text: string) {
@@ -253,10 +254,13 @@ describe("shapes read from the lockfile text as it is parsed", () => {
     const expected: boolean[] = [];
     expect(() =>
       parseContract(text, "x.json", {
-        check: (tool, own) => {
-          answers.push(reader.check(tool, own));
-          expected.push(toolPasses(tool));
-          return answers[answers.length - 1]!;
+        reader: {
+          parse: reader.parse,
+          check: (tool, own) => {
+            answers.push(reader.check(tool, own));
+            expected.push(toolPasses(tool));
+            return answers[answers.length - 1]!;
+          },
         },
       }),
     ).toThrow("deeper");
@@ -276,6 +280,7 @@ describe("shapes read from the lockfile text as it is parsed", () => {
     const same = (t: string) => {
       const { contract: got, found } = byText(t);
       expect(found ?? bySerializing(got)).toEqual(bySerializing(got));
+      expect(got.tools).toEqual(JSON.parse(t).tools);
       return found;
     };
     expect(same(text)).toBeDefined();
@@ -309,6 +314,50 @@ describe("shapes read from the lockfile text as it is parsed", () => {
     const broken = text.replace('"type": "string"\n          }', '"type": "string"\n      }');
     expect(broken).not.toBe(text);
     same(broken);
+  });
+
+  test("a tool built from its spans is the tool its text parses to, or none is built", () => {
+    const reader = new ShapeReader();
+    const schema = '{\n        "type": "object"\n      }';
+    const tool = (fields: string) => `{\n      "name": "t",${fields}\n    }`;
+    const good = tool(`\n      "inputSchema": ${schema}`);
+    const first = reader.parse(good) as Tool;
+    const second = reader.parse(good) as Tool;
+    expect(first).toEqual(JSON.parse(good));
+    // The tools of one shape hold its one schema value.
+    expect(second.inputSchema).toBe(first.inputSchema);
+    // A member named like a schema inside another field, at a tool field's indentation, and the
+    // number the first skeleton puts in its place written where the tool's schema would be: only
+    // the second skeleton tells that the tool's member is not the cut one.
+    const decoy = tool(`\n      "annotations": {\n      "inputSchema": ${schema}\n      },\n      "inputSchema": 0`);
+    expect(reader.parse(decoy)).toBeUndefined();
+    // Seeded edits of tool texts (characters deleted, doubled or replaced): whatever is built
+    // is what JSON.parse makes of the text.
+    const random = prng(11);
+    const texts = [good, decoy, tool(`\n      "inputSchema": ${schema},\n      "outputSchema": ${schema}`)];
+    let built = 0;
+    for (let i = 0; i < 3000; i++) {
+      let text = texts[i % texts.length] as string;
+      for (let edits = 1 + Math.floor(random() * 3); edits > 0; edits--) {
+        const at = Math.floor(random() * text.length);
+        const pick = random();
+        const c = '{}[],:"0 \n'[Math.floor(random() * 10)] as string;
+        text =
+          pick < 0.4
+            ? text.slice(0, at) + text.slice(at + 1)
+            : pick < 0.7
+              ? text.slice(0, at) + c + text.slice(at)
+              : text.slice(0, at) + c + text.slice(at + 1);
+      }
+      // A reader of its own: edited spans are new shapes, and many make a reader give up.
+      const own = new ShapeReader();
+      own.parse(good);
+      const got = own.parse(text);
+      if (got === undefined) continue;
+      built++;
+      expect(got).toEqual(JSON.parse(text));
+    }
+    expect(built).toBeGreaterThan(300);
   });
 
   test("schemas that rarely repeat are serialized", () => {
