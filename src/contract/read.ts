@@ -9,12 +9,22 @@ import { locateJsonError } from "./json-position.ts";
 import { CLIENT_CAPABILITIES, type Contract, ERAS, isJsonObject, LOCKFILE_VERSION, SURFACE_LISTS } from "./model.ts";
 import { readPeerSurface } from "./peers/detect.ts";
 import { importedFromProblem } from "./peers/imported.ts";
+import { SchemaSpans } from "./schema-spans.ts";
 import { parseByTools, remember, type ToolCheck, type ToolReader } from "./tool-spans.ts";
 import { describeFound, describeProblem, findContractProblem, MAX_NESTING_DEPTH, toolPasses } from "./validate.ts";
 
 /** The boundary check of a tool as it is parsed: its text is not needed. */
 const passes: ToolCheck = (tool) => toolPasses(tool);
 const PLAIN: ToolReader = { check: passes };
+
+/**
+ * Shared reads of lockfiles from this many characters on (about 200 tools) go by schema spans
+ * (schema-spans.ts): on smaller ones reading spans costs more cold code than it saves.
+ */
+export const SPANS_MIN_CHARS = 2 * 1024 * 1024;
+
+/** The schema spans of the lockfile read last by spans, whose values the next one shares. */
+let lastSpans: SchemaSpans | undefined;
 
 const HINT = "Regenerate it with `mcp-contract snapshot`, or restore it from version control.";
 
@@ -37,7 +47,10 @@ export function parseContract(
   }
   // Tool by tool where the layout is ours (tool-spans.ts): tools the lockfile read before holds too are shared.
   const share = options.share === true;
-  const byTools = share || options.reader ? parseByTools(text, options.reader ?? PLAIN, share) : undefined;
+  const spans =
+    share && !options.reader && text.length >= SPANS_MIN_CHARS ? new SchemaSpans({ before: lastSpans }) : undefined;
+  const byTools = share || options.reader ? parseByTools(text, options.reader ?? spans ?? PLAIN, share) : undefined;
+  spans?.release();
   let data: unknown = byTools?.data;
   try {
     data ??= JSON.parse(text);
@@ -126,6 +139,9 @@ export function parseContract(
   if (found) {
     throw new UsageError(`${source} is not a valid mcp-contract lockfile: ${describeProblem(found)}. ${HINT}`);
   }
-  if (byTools && share) remember(byTools);
+  if (byTools && share) {
+    remember(byTools);
+    lastSpans = spans;
+  }
   return data as unknown as Contract;
 }
