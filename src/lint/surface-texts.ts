@@ -45,7 +45,9 @@ function walkSchema(
     return;
   }
   if (!isJsonObject(node)) return;
-  for (const [key, value] of Object.entries(node)) {
+  // for...in, not Object.entries: a pair per key was a fifth of this walk on big surfaces.
+  for (const key in node) {
+    const value = node[key] as Json;
     // Most keywords hold a number, a boolean or a type name: no pointer is built for them.
     if (value === null || typeof value !== "object") {
       if ((key === "description" || key === "title" || key === "const") && typeof value === "string") {
@@ -61,9 +63,10 @@ function walkSchema(
       });
     } else if (key === "const" && typeof value === "string") add(here, value, "text");
     else if (key === "properties" && isJsonObject(value)) {
-      for (const [prop, schema] of Object.entries(value)) {
-        add(pointer(here, prop), prop, "name");
-        walkSchema(schema, pointer(here, prop), add);
+      for (const prop in value) {
+        const at = pointer(here, prop);
+        add(at, prop, "name");
+        walkSchema(value[prop], at, add);
       }
     } else if (!SCHEMA_DATA.has(key)) walkSchema(value, here, add);
   }

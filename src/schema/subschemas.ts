@@ -62,17 +62,22 @@ export function forEachSubschema(
   for (const rank of present) {
     const [key, kind] = VISIT_ORDER[rank] as (typeof VISIT_ORDER)[number];
     const value = node[key];
+    // Index and for...in loops: entries() and Object.entries allocate a pair per child, and
+    // walks over big surfaces call this for every node.
     if (kind === "one") {
       if (value === undefined) continue;
       if (Array.isArray(value)) {
-        for (const [i, v] of value.entries()) visit(v, [key, String(i)]);
+        for (let i = 0; i < value.length; i++) visit(value[i] as Json, [key, String(i)]);
       } else visit(value, [key]);
     } else if (kind === "list") {
-      if (Array.isArray(value)) for (const [i, v] of value.entries()) visit(v, [key, String(i)]);
+      if (Array.isArray(value)) for (let i = 0; i < value.length; i++) visit(value[i] as Json, [key, String(i)]);
     } else {
       if (!options.defs && (key === "$defs" || key === "definitions")) continue;
       if (!isJsonObject(value)) continue;
-      for (const [name, v] of Object.entries(value)) if (!Array.isArray(v)) visit(v, [key, name]);
+      for (const name in value) {
+        const v = value[name] as Json;
+        if (!Array.isArray(v)) visit(v, [key, name]);
+      }
     }
   }
 }
