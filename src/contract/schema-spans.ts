@@ -10,11 +10,11 @@
  * span that passed it again, and still answers exactly as toolPasses does. Lint reads the
  * shapes found here (src/lint/shape-text.ts).
  *
- * Sound for any text. A tool is built only when its skeleton parses twice, with the numbers j
- * and then j + SECOND in the spans' places, and each member holds them: a number written in
- * the text itself is the same in both parses, so the member's value is the span's own token;
- * each span is one whole JSON value (it parsed on its own), so, JSON being context-free, the
- * text with the spans put back parses to the skeleton with the spans' values in those members.
+ * Sound for any text. A tool is built only when its skeleton, with a marker string that
+ * starts with NUL in each span's place, parses with each member holding its marker, and the
+ * text holds no NUL (so the markers are the only ones); each span is one whole JSON value (it
+ * parsed on its own), so, JSON being context-free, the text with the spans put back parses to
+ * the skeleton with the spans' values in those members.
  * A tool parsed as a whole (its text not ours) gets a shape when each member that holds an
  * object is a cut one and holds its number in the skeleton (it then did not come from another
  * occurrence of the key, which would hold that number, not an object). Anything else gets no
@@ -153,13 +153,13 @@ export class SchemaSpans implements ToolReader {
     return cuts;
   }
 
-  /** The shape of a tool whose cut members hold their numbers in `skeleton`, or undefined. */
-  private shapeIn(skeleton: unknown, cuts: readonly Cut[], offset: number): ToolShape | undefined {
-    if (!holdsNumbers(skeleton, cuts, offset)) return undefined;
+  /** The shape of a tool whose cut members hold their tokens' values in `skeleton`, or undefined. */
+  private shapeIn(skeleton: unknown, cuts: readonly Cut[], token: Token): ToolShape | undefined {
+    if (!holdsTokens(skeleton, cuts, token)) return undefined;
     const shape: ToolShape = { input: -1, output: -1, length: this.measure ? JSON.stringify(skeleton).length : -1 };
     for (let j = 0; j < cuts.length; j++) {
       const cut = cuts[j]!;
-      if (this.measure) shape.length += this.compact[cut.id]! - String(j + offset).length;
+      if (this.measure) shape.length += this.compact[cut.id]! - token.text(j).length;
       if (cut.key === 0) shape.input = cut.id;
       else shape.output = cut.id;
     }
@@ -168,34 +168,34 @@ export class SchemaSpans implements ToolReader {
 
   /**
    * The tool of `text` built from its skeleton (the text with each schema span replaced by a
-   * number) and the distinct spans' values, or undefined (the caller parses the text). Sound
-   * for any text: the skeleton parses twice, with the numbers j and then j + SECOND in the
-   * spans' places, and each member must hold them; a number written in the text itself is the
-   * same in both, so the member's value is the span's own token, and each span is one whole
-   * JSON value (it parsed on its own). JSON being context-free, the text with the spans put
-   * back parses to the skeleton with the spans' values in those members. A schema object
-   * found elsewhere than our layout puts it (a member not cut, holding an object) gives no
-   * shape: the caller then parses the text, and read() answers as before.
+   * marker) and the distinct spans' values, or undefined (the caller parses the text). Sound
+   * for any text whose skeleton writes no NUL character (`\u0000`, its only spelling in JSON;
+   * one that does is left to the caller): the markers are strings that start with NUL, so a
+   * member holding one holds a marker itself, not anything the text wrote; each span is one
+   * whole JSON value (it parsed on its own), and JSON being context-free, the text with the
+   * spans put back parses to the skeleton with the spans' values in those members. (A cut
+   * starts and ends on a line of its own, outside every string: no escape spans its edge.) A schema object found
+   * elsewhere than our layout puts it (a member not cut, holding an object) gives no shape:
+   * the caller then parses the text, and read() answers as before.
    */
   private assemble(text: string): JsonObject | undefined {
     if (!this.probing()) return undefined;
     try {
       const cuts = this.cutsOf(text);
       if (cuts === undefined || cuts.length === 0) return undefined;
-      const skeleton = JSON.parse(withNumbers(text, cuts, 0)) as unknown;
-      const shape = this.shapeIn(skeleton, cuts, 0);
-      if (shape === undefined || !holdsNumbers(JSON.parse(withNumbers(text, cuts, SECOND)), cuts, SECOND))
-        return undefined;
+      const marked = withTokens(text, cuts, MARKER);
+      if (marked === undefined) return undefined;
+      const skeleton = JSON.parse(marked) as unknown;
+      const shape = this.shapeIn(skeleton, cuts, MARKER);
+      if (shape === undefined) return undefined;
       const tool = skeleton as JsonObject;
-      for (const key of KEYS) {
-        if (isJsonObject(tool[key])) return undefined;
-      }
+      for (const key of KEYS) if (isJsonObject(tool[key])) return undefined;
       for (const cut of cuts) tool[KEYS[cut.key]!] = this.values[cut.id] as JsonObject;
       this.cuts += cuts.length;
       this.remember(tool, shape);
       return tool;
     } catch {
-      // A span that is no whole value, a text that does not parse with numbers in its place.
+      // A span that is no whole value, a text that does not parse with markers in its place.
       return undefined;
     }
   }
@@ -212,7 +212,8 @@ export class SchemaSpans implements ToolReader {
       }
       if (cuts.length === 0) return { input: -1, output: -1, length: this.measure ? JSON.stringify(tool).length : -1 };
       // Each member (an object in the tool) holds its own number: it is the value of its span.
-      const shape = this.shapeIn(JSON.parse(withNumbers(text, cuts, 0)), cuts, 0);
+      const numbered = withTokens(text, cuts, NUMBER);
+      const shape = numbered === undefined ? undefined : this.shapeIn(JSON.parse(numbered), cuts, NUMBER);
       if (shape !== undefined) this.cuts += cuts.length;
       return shape;
     } catch {
@@ -284,23 +285,36 @@ export class SchemaSpans implements ToolReader {
   }
 }
 
-/** Whether each cut member of the skeleton holds its number (offset + j). */
-function holdsNumbers(skeleton: unknown, cuts: readonly Cut[], offset: number): skeleton is JsonObject {
+/** What a skeleton holds in place of cut j: its JSON text and the value that text parses to. */
+interface Token {
+  text(j: number): string;
+  value(j: number): string | number;
+  /** What the text outside the cuts must not hold for the token to be unique there. */
+  unique?: string;
+}
+
+/** The number j: read() proves its members otherwise (they hold objects in the parsed tool). */
+const NUMBER: Token = { text: (j) => String(j), value: (j) => j };
+
+/** A string that starts with NUL, which no skeleton assemble() builds from writes. */
+const MARKER: Token = { text: (j) => `"\\u0000${j}"`, value: (j) => `\u0000${j}`, unique: "\\u0000" };
+
+/** Whether each cut member of the skeleton holds its token's value. */
+function holdsTokens(skeleton: unknown, cuts: readonly Cut[], token: Token): skeleton is JsonObject {
   if (!isJsonObject(skeleton)) return false;
-  for (let j = 0; j < cuts.length; j++) if (skeleton[KEYS[cuts[j]!.key]!] !== offset + j) return false;
+  for (let j = 0; j < cuts.length; j++) if (skeleton[KEYS[cuts[j]!.key]!] !== token.value(j)) return false;
   return true;
 }
 
-/** The offset of assemble()'s second skeleton's numbers. */
-const SECOND = 1000;
-
-/** The text with cut j replaced by the number offset + j. */
-function withNumbers(text: string, cuts: readonly Cut[], offset: number): string {
+/** The text with cut j replaced by its token; undefined when the text outside the cuts holds `token.unique`. */
+function withTokens(text: string, cuts: readonly Cut[], token: Token): string | undefined {
   let out = "";
   let last = 0;
-  for (let j = 0; j < cuts.length; j++) {
-    out += text.slice(last, cuts[j]!.start) + String(offset + j);
-    last = cuts[j]!.end;
+  for (let j = 0; j <= cuts.length; j++) {
+    const piece = text.slice(last, j < cuts.length ? cuts[j]!.start : text.length);
+    if (token.unique !== undefined && piece.includes(token.unique)) return undefined;
+    out += j < cuts.length ? piece + token.text(j) : piece;
+    if (j < cuts.length) last = cuts[j]!.end;
   }
-  return out + text.slice(last);
+  return out;
 }

@@ -326,15 +326,18 @@ describe("shapes read from the lockfile text as it is parsed", () => {
     expect(first).toEqual(JSON.parse(good));
     // The tools of one shape hold its one schema value.
     expect(second.inputSchema).toBe(first.inputSchema);
-    // A member named like a schema inside another field, at a tool field's indentation, and the
-    // number the first skeleton puts in its place written where the tool's schema would be: only
-    // the second skeleton tells that the tool's member is not the cut one.
+    // A member named like a schema inside another field, at a tool field's indentation, and
+    // where the tool's schema would be, a number, or the very marker the skeleton puts in the
+    // cut's place (a text with a NUL is never built from its spans).
     const decoy = tool(`\n      "annotations": {\n      "inputSchema": ${schema}\n      },\n      "inputSchema": 0`);
     expect(reader.parse(decoy)).toBeUndefined();
+    const marked = decoy.replace('"inputSchema": 0', '"inputSchema": "\\u00000"');
+    expect(JSON.parse(marked).inputSchema).toBe("\u00000");
+    expect(reader.parse(marked)).toBeUndefined();
     // Seeded edits of tool texts (characters deleted, doubled or replaced): whatever is built
     // is what JSON.parse makes of the text.
     const random = prng(11);
-    const texts = [good, decoy, tool(`\n      "inputSchema": ${schema},\n      "outputSchema": ${schema}`)];
+    const texts = [good, decoy, marked, tool(`\n      "inputSchema": ${schema},\n      "outputSchema": ${schema}`)];
     let built = 0;
     for (let i = 0; i < 3000; i++) {
       let text = texts[i % texts.length] as string;
