@@ -134,8 +134,9 @@ export class SchemaSpans implements ToolReader {
   }
 
   /**
-   * The schema spans of a tool's text where our layout puts them (-1 for a span that is no
-   * whole value), each a known or a new distinct span. Throws when a new span does not parse.
+   * The schema spans of a tool's text where our layout puts them, each a known or a new
+   * distinct span; undefined when a span has no closing line. Throws when a new span does not
+   * parse.
    */
   private cutsOf(text: string): Cut[] | undefined {
     const cuts: Cut[] = [];
