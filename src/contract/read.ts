@@ -18,8 +18,9 @@ const passes: ToolCheck = (tool) => toolPasses(tool);
 const PLAIN: ToolReader = { check: passes };
 
 /**
- * Shared reads of lockfiles from this many characters on (about 200 tools) go by schema spans
- * (schema-spans.ts): on smaller ones reading spans costs more cold code than it saves.
+ * Shared reads of lockfiles from this many characters on go by schema spans (schema-spans.ts):
+ * on smaller ones reading spans costs more cold code than it saves. The size at which the CLI
+ * also puts the JIT's normal policy back (src/cli/jit-policy.ts), a thousand tools or so.
  */
 export const SPANS_MIN_CHARS = 2 * 1024 * 1024;
 
