@@ -174,19 +174,17 @@ export class SchemaSpans implements ToolReader {
    * one that does is left to the caller): the markers are strings that start with NUL, so a
    * member holding one holds a marker itself, not anything the text wrote; each span is one
    * whole JSON value (it parsed on its own), and JSON being context-free, the text with the
-   * spans put back parses to the skeleton with the spans' values in those members. (A cut
-   * starts and ends on a line of its own, outside every string: no escape spans its edge.) A schema object found
-   * elsewhere than our layout puts it (a member not cut, holding an object) gives no shape:
-   * the caller then parses the text, and read() answers as before.
+   * spans put back parses to the skeleton with the spans' values in those members. A schema
+   * object found elsewhere than our layout puts it (a member not cut, holding an object) gives
+   * no shape: the caller then parses the text, and read() answers as before.
    */
   private assemble(text: string): JsonObject | undefined {
     if (!this.probing()) return undefined;
     try {
       const cuts = this.cutsOf(text);
       if (cuts === undefined || cuts.length === 0) return undefined;
-      const marked = withTokens(text, cuts, MARKER);
-      if (marked === undefined) return undefined;
-      const skeleton = JSON.parse(marked) as unknown;
+      if (writesOutsideCuts(text, cuts, NUL)) return undefined;
+      const skeleton = JSON.parse(withTokens(text, cuts, MARKER)) as unknown;
       const shape = this.shapeIn(skeleton, cuts, MARKER);
       if (shape === undefined) return undefined;
       const tool = skeleton as JsonObject;
@@ -213,8 +211,7 @@ export class SchemaSpans implements ToolReader {
       }
       if (cuts.length === 0) return { input: -1, output: -1, length: this.measure ? JSON.stringify(tool).length : -1 };
       // Each member (an object in the tool) holds its own number: it is the value of its span.
-      const numbered = withTokens(text, cuts, NUMBER);
-      const shape = numbered === undefined ? undefined : this.shapeIn(JSON.parse(numbered), cuts, NUMBER);
+      const shape = this.shapeIn(JSON.parse(withTokens(text, cuts, NUMBER)), cuts, NUMBER);
       if (shape !== undefined) this.cuts += cuts.length;
       return shape;
     } catch {
@@ -242,32 +239,11 @@ export class SchemaSpans implements ToolReader {
       const close = text.indexOf(CLOSE, start);
       if (close === -1) return -1;
       const length = close + CLOSE.length - start;
-      let same = this.byLength.get(length);
-      if (!same) {
-        same = [];
-        this.byLength.set(length, same);
-      }
-      for (const known of same) {
-        if (text.startsWith(this.distinct[known]!, start)) {
-          id = known;
-          break;
-        }
-      }
+      id = this.known(text, start, length);
       if (id === -1) {
         // The lockfile read before has it: its value, so the two lockfiles' tools share it.
         const earlier = this.before?.known(text, start, length) ?? -1;
-        const from = this.before as SchemaSpans;
-        const span = earlier === -1 ? text.slice(start, start + length) : from.distinct[earlier]!;
-        // Throws when the span is no whole value: the tool then gets no shape.
-        const value: unknown = earlier === -1 ? JSON.parse(span) : from.values[earlier];
-        id = this.distinct.length;
-        this.distinct.push(span);
-        this.values.push(value);
-        this.tails.push(earlier === -1 ? span.slice(Math.max(0, length - TAIL)) : from.tails[earlier]!);
-        const measured = earlier === -1 ? -1 : from.compact[earlier]!;
-        this.compact.push(!this.measure ? -1 : measured !== -1 ? measured : JSON.stringify(value).length);
-        this.sound.push(earlier === -1 ? memberSound(value) : from.sound[earlier]!);
-        same.push(id);
+        id = earlier === -1 ? this.add(text.slice(start, start + length)) : this.adopt(this.before!, earlier);
       }
     }
     const was = mru.indexOf(id);
@@ -284,21 +260,46 @@ export class SchemaSpans implements ToolReader {
     for (const id of this.byLength.get(length) ?? []) if (text.startsWith(this.distinct[id]!, start)) return id;
     return -1;
   }
+
+  /** A new distinct span, parsed here once (throws when it is no whole value: the tool then gets no shape). */
+  private add(span: string): number {
+    const value: unknown = JSON.parse(span);
+    return this.push(span, value, span.slice(Math.max(0, span.length - TAIL)), -1, memberSound(value));
+  }
+
+  /** Span `id` of the lockfile read before, with its value. */
+  private adopt(from: SchemaSpans, id: number): number {
+    return this.push(from.distinct[id]!, from.values[id], from.tails[id]!, from.compact[id]!, from.sound[id]!);
+  }
+
+  private push(span: string, value: unknown, tail: string, compact: number, sound: boolean): number {
+    const id = this.distinct.length;
+    this.distinct.push(span);
+    this.values.push(value);
+    this.tails.push(tail);
+    this.compact.push(!this.measure ? -1 : compact !== -1 ? compact : JSON.stringify(value).length);
+    this.sound.push(sound);
+    const same = this.byLength.get(span.length);
+    if (same) same.push(id);
+    else this.byLength.set(span.length, [id]);
+    return id;
+  }
 }
 
 /** What a skeleton holds in place of cut j: its JSON text and the value that text parses to. */
 interface Token {
   text(j: number): string;
   value(j: number): string | number;
-  /** What the text outside the cuts must not hold for the token to be unique there. */
-  unique?: string;
 }
 
 /** The number j: read() proves its members otherwise (they hold objects in the parsed tool). */
 const NUMBER: Token = { text: (j) => String(j), value: (j) => j };
 
 /** A string that starts with NUL, which no skeleton assemble() builds from writes. */
-const MARKER: Token = { text: (j) => `"\\u0000${j}"`, value: (j) => `\u0000${j}`, unique: "\\u0000" };
+const MARKER: Token = { text: (j) => `"\\u0000${j}"`, value: (j) => `\u0000${j}` };
+
+/** NUL as JSON writes it: its only spelling. */
+const NUL = "\\u0000";
 
 /** Whether each cut member of the skeleton holds its token's value. */
 function holdsTokens(skeleton: unknown, cuts: readonly Cut[], token: Token): skeleton is JsonObject {
@@ -307,15 +308,27 @@ function holdsTokens(skeleton: unknown, cuts: readonly Cut[], token: Token): ske
   return true;
 }
 
-/** The text with cut j replaced by its token; undefined when the text outside the cuts holds `token.unique`. */
-function withTokens(text: string, cuts: readonly Cut[], token: Token): string | undefined {
-  let out = "";
+/** The text between and around the cuts, piece by piece. */
+function outsideCuts(text: string, cuts: readonly Cut[]): string[] {
+  const pieces: string[] = [];
   let last = 0;
-  for (let j = 0; j <= cuts.length; j++) {
-    const piece = text.slice(last, j < cuts.length ? cuts[j]!.start : text.length);
-    if (token.unique !== undefined && piece.includes(token.unique)) return undefined;
-    out += j < cuts.length ? piece + token.text(j) : piece;
-    if (j < cuts.length) last = cuts[j]!.end;
+  for (const cut of cuts) {
+    pieces.push(text.slice(last, cut.start));
+    last = cut.end;
   }
+  pieces.push(text.slice(last));
+  return pieces;
+}
+
+/** Whether the text outside the cuts holds `needle` (a cut starts and ends outside every string, so no escape spans its edge). */
+function writesOutsideCuts(text: string, cuts: readonly Cut[], needle: string): boolean {
+  return outsideCuts(text, cuts).some((piece) => piece.includes(needle));
+}
+
+/** The text with cut j replaced by its token. */
+function withTokens(text: string, cuts: readonly Cut[], token: Token): string {
+  const pieces = outsideCuts(text, cuts);
+  let out = pieces[0]!;
+  for (let j = 0; j < cuts.length; j++) out += token.text(j) + pieces[j + 1]!;
   return out;
 }
