@@ -103,6 +103,7 @@ field() {
     case $1 in
       .result) sed -n 's/^  "result": "\([a-z]*\)",\{0,1\}$/\1/p' "$report_json" ;;
       .requiredBump) sed -n 's/^  "requiredBump": "\([a-z]*\)",\{0,1\}$/\1/p' "$report_json" ;;
+      .changeLevel) sed -n 's/^  "changeLevel": "\([a-z]*\)",\{0,1\}$/\1/p' "$report_json" ;;
       .summary.*) sed -n "/^  \"summary\": {/,/^  }/s/^    \"${1#.summary.}\": \([0-9]*\).*/\1/p" "$report_json" ;;
     esac | head -n 1
   fi
@@ -111,6 +112,7 @@ result=$(field .result)
 if [[ $code -ge 2 || -z $result ]]; then result=error; fi
 output result "$result"
 output required-bump "$(field .requiredBump)"
+output change-level "$(field .changeLevel)"
 output breaking "$(field .summary.breaking)"
 output minor "$(field .summary.minor)"
 output patch "$(field .summary.patch)"

@@ -15,7 +15,10 @@ import { compareStrings, findRenames, type RenameCandidate } from "./rename.ts";
 
 /** A Change before the registry's severity and the fingerprint are applied. */
 export interface ChangeSpec
-  extends Pick<Change, "rule" | "direction" | "path" | "before" | "after" | "note" | "renamedTo" | "witness"> {
+  extends Pick<
+    Change,
+    "rule" | "direction" | "path" | "before" | "after" | "note" | "renamedTo" | "witness" | "explains"
+  > {
   kind: TargetKind;
   name: string;
   /** What changed, without the target ("enum value … removed at …"); the target is prefixed. */
@@ -112,6 +115,7 @@ function toChange(spec: ChangeSpec, fingerprint: string): Change {
     ...(spec.note !== undefined && { note: spec.note }),
     ...(spec.renamedTo !== undefined && { renamedTo: spec.renamedTo }),
     ...(spec.witness !== undefined && { witness: spec.witness }),
+    ...(spec.explains !== undefined && { explains: spec.explains }),
     fingerprint,
   };
 }

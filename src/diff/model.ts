@@ -41,6 +41,12 @@ export interface Change {
   renamedTo?: string;
   /** A concrete value that shows the break: accepted before and rejected now (input), or the reverse (output). */
   witness?: Json;
+  /**
+   * Every lockfile field (a JSON Pointer inside the item) this one finding accounts for, when
+   * that is more than `path`: two hints flipped together, a property declared and required, the
+   * lines of an equivalent rewrite. Lets a consumer map each changed field to its finding.
+   */
+  explains?: string[];
   /** Stable across runs and commits: same rule, target, direction and path give the same fingerprint. */
   fingerprint: string;
 }
@@ -50,10 +56,11 @@ export type SemverBump = "major" | "minor" | "patch" | "none";
 /**
  * The version bump the changes require. Security drift (security-finding-introduced) does not
  * count: it fails the run as breaking, but a new major version would not make a poisoned
- * description safe; the text change beside it carries the bump it needs.
+ * description safe; the text change beside it carries the bump it needs. Nor does an
+ * equivalent rewrite: clients see nothing new, so it needs no release.
  */
 export function bumpFor(changes: readonly Change[]): SemverBump {
-  const counted = changes.filter((c) => diffRule(c.rule).group !== "security");
+  const counted = changes.filter((c) => diffRule(c.rule).group !== "security" && c.rule !== "equivalent-rewrite");
   if (counted.some((c) => c.severity === "breaking")) return "major";
   if (counted.some((c) => c.severity === "minor")) return "minor";
   if (counted.some((c) => c.severity === "patch")) return "patch";

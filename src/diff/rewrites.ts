@@ -330,7 +330,8 @@ export function explainRest(
   if (diffs.length === 0) return [];
   const explained: string[][] = [];
   const declarations = specs.flatMap((s) => requiredDeclaration(s, oldItem, newItem) ?? []);
-  for (const path of [...specs.map((s) => s.path), ...covered, ...declarations]) {
+  const paths = specs.flatMap((s) => s.explains ?? [s.path]);
+  for (const path of [...paths, ...covered, ...declarations]) {
     explained.push(...rawPaths(oldItem, path), ...rawPaths(newItem, path));
     // Which types and values a node admits decides which of its other keywords apply (an
     // object's properties mean nothing on a string): such a finding explains the whole node.
@@ -358,6 +359,8 @@ export function explainRest(
       path: "",
       message: `equivalent rewrite, no effect: ${lines.join("; ")}`,
       note: `${reasons.join("; ")}.`,
+      // Its path is the item: the lines it accounts for, each by its pointer.
+      explains: rest.map((d) => d.path),
     },
   ];
 }

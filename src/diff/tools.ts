@@ -6,7 +6,7 @@
 import { stableStringify } from "../contract/canonical.ts";
 import type { Json, JsonObject, Tool } from "../contract/model.ts";
 import { pointer, pointerToDotted } from "../contract/pointer.ts";
-import type { DiffRuleId } from "../rules/registry.ts";
+import { type DiffRuleId, diffRule } from "../rules/registry.ts";
 import { compareSchemas, type SchemaChange } from "../schema/compare/index.ts";
 import { NAME_CONTAINERS } from "../schema/keywords.ts";
 import { diffToolMeta } from "./apps.ts";
@@ -21,7 +21,7 @@ import {
   textOrMetadata,
 } from "./change.ts";
 import { withMcpHeaders } from "./mcp-header.ts";
-import type { Direction } from "./model.ts";
+import { type Direction, severityRank } from "./model.ts";
 import type { RenameCandidate } from "./rename.ts";
 import { explainRest } from "./rewrites.ts";
 
@@ -152,9 +152,17 @@ export function mapSchemaChanges(
   direction: Direction,
   changes: readonly SchemaChange[],
 ): ChangeSpec[] {
-  return changes.map((sc) => {
+  return changes.map((change) => {
+    const sc = stronger(change, direction);
     const path = `/${field}${sc.path}`;
     const witness = "witness" in sc ? (sc.witness as Json | undefined) : undefined;
+    const other = change.also === undefined ? undefined : sc === change ? change.also : change;
+    const explained = [
+      ...new Set([
+        path,
+        ...[other?.path, ...(sc.explains ?? [])].flatMap((p) => (p === undefined ? [] : `/${field}${p}`)),
+      ]),
+    ].sort();
     return {
       rule: sc.rule,
       kind: "tool",
@@ -167,8 +175,19 @@ export function mapSchemaChanges(
       ...(sc.note !== undefined && { note: sc.note }),
       ...(witness !== undefined && { witness }),
       ...(VALUE_IDENTIFIED.has(sc.rule) && { discriminator: stableStringify(sc.before ?? sc.after ?? null) }),
+      ...(explained.length > 1 && { explains: explained }),
     };
   });
+}
+
+/** Of one edit that two rules see (SchemaChange.also), the one whose verdict is the stronger in `direction`. */
+function stronger(change: SchemaChange, direction: Direction): Omit<SchemaChange, "also"> {
+  const { also } = change;
+  if (also === undefined) return change;
+  const severity = (rule: DiffRuleId) =>
+    severityRank(direction === "output" ? diffRule(rule).output : diffRule(rule).input);
+  // SEVERITIES run from the strongest: a lower rank is a stronger verdict.
+  return severity(also.rule) < severity(change.rule) ? also : change;
 }
 
 /**
@@ -294,6 +313,11 @@ const HINT_RULES: readonly HintRule[] = [
   },
 ];
 
+/** One hint's edit as its lockfile line reads: "destructiveHint false → true". */
+function hintEdit(key: string, oldAnnotations: JsonObject, newAnnotations: JsonObject): string {
+  return `${key} ${show(oldAnnotations[key])} → ${show(newAnnotations[key])}`;
+}
+
 function diffHints(
   name: string,
   oldAnnotations: JsonObject,
@@ -305,9 +329,8 @@ function diffHints(
     const after = rule.effective(newAnnotations);
     if (before === after) continue;
     const [id, text] = after ? rule.becameTrue : rule.becameFalse;
-    const causes = rule.inputs
-      .filter((key) => !jsonEqual(oldAnnotations[key], newAnnotations[key]))
-      .map((key) => `${key} ${show(oldAnnotations[key])} → ${show(newAnnotations[key])}`);
+    const changed = rule.inputs.filter((key) => !jsonEqual(oldAnnotations[key], newAnnotations[key]));
+    const causes = changed.map((key) => hintEdit(key, oldAnnotations, newAnnotations));
     const defaults = rule.inputs
       .filter((key) => typeof newAnnotations[key] !== "boolean")
       .map((key) => `${key} is absent, which means ${DEFAULTS[key]}`);
@@ -320,6 +343,7 @@ function diffHints(
       after,
       message: causes.length > 0 ? `${text} (${causes.join("; ")})` : text,
       ...(defaults.length > 0 && { note: `${defaults.join("; ")}.` }),
+      ...(changed.length > 1 && { explains: changed.map((key) => pointer("/annotations", key)).sort() }),
     });
   }
   return foldReadOnlyConsequences(specs, oldAnnotations, newAnnotations);
@@ -357,9 +381,17 @@ function foldReadOnlyConsequences(
     }
     return !derived;
   });
-  // Hint lines that changed beside the flip mean nothing on the read-only side: the flip explains them.
+  // Hint lines that changed beside the flip mean nothing on the read-only side: the flip explains
+  // them, and says so in its message and its list of fields.
+  const edits: string[] = [];
   for (const key of ["destructiveHint", "idempotentHint"]) {
-    if (!jsonEqual(oldAnnotations[key], newAnnotations[key])) covered.push(`/annotations/${key}`);
+    if (jsonEqual(oldAnnotations[key], newAnnotations[key])) continue;
+    covered.push(`/annotations/${key}`);
+    edits.push(hintEdit(key, oldAnnotations, newAnnotations));
+  }
+  if (edits.length > 0) {
+    readOnlySpec.message = readOnlySpec.message.replace(/\)$/, `; ${edits.join("; ")})`);
+    readOnlySpec.explains = [readOnlySpec.path, ...covered].sort();
   }
   if (consequences.length > 0) {
     readOnlySpec.note = `So it ${consequences.join(" and ")}.`;

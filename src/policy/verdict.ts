@@ -4,6 +4,7 @@
  * Neither hides a change. Pure: the caller decides where break-glass came from.
  */
 import type { Contract } from "../contract/model.ts";
+import type { SemverBump } from "../diff/model.ts";
 import type { Report } from "../report/model.ts";
 import { plural } from "../util/text.ts";
 import { checkSemver, formatSemver, nextVersion, parseSemver } from "./semver.ts";
@@ -51,16 +52,22 @@ export function comparisonNotices(before: Contract, after: Contract): string[] {
   return notices;
 }
 
-/** The smallest server version after the baseline's that allows the required bump, when the baseline's is semantic. */
-function nextVersionOf(report: Report): string | undefined {
-  if (report.requiredBump === "none" || report.baseline.server.version === undefined) return undefined;
+/**
+ * The smallest server version after the baseline's that allows the change level, and the part
+ * of the version that moves to get there, when the baseline's version is semantic.
+ */
+function nextVersionOf(report: Report): { nextVersion: string; requiredBump: SemverBump } | undefined {
+  if (report.changeLevel === "none" || report.baseline.server.version === undefined) return undefined;
   const from = parseSemver(report.baseline.server.version);
-  return from ? formatSemver(nextVersion(from, report.requiredBump)) : undefined;
+  if (!from) return undefined;
+  const to = nextVersion(from, report.changeLevel);
+  const part = to.major !== from.major ? "major" : to.minor !== from.minor ? "minor" : "patch";
+  return { nextVersion: formatSemver(to), requiredBump: part };
 }
 
 export function finishVerdict(input: Report, options: VerdictOptions): Verdict {
   const next = nextVersionOf(input);
-  const report = next === undefined ? input : { ...input, nextVersion: next };
+  const report = next === undefined ? input : { ...input, ...next };
   const notices = [...report.notices];
   let result = report.result;
   let semverFailed = false;
@@ -68,7 +75,7 @@ export function finishVerdict(input: Report, options: VerdictOptions): Verdict {
     const semver = checkSemver(
       { role: "baseline", version: report.baseline.server.version },
       { role: "current", version: report.current.server.version },
-      report.requiredBump,
+      report.changeLevel,
     );
     if (!semver.ok) {
       semverFailed = true;

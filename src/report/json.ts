@@ -29,6 +29,7 @@ function changeJson(c: ReportChange) {
     target: c.target,
     ...(c.direction ? { direction: c.direction } : {}),
     path: c.path,
+    ...(c.explains !== undefined ? { explains: c.explains } : {}),
     ...(c.before !== undefined ? { before: c.before } : {}),
     ...(c.after !== undefined ? { after: c.after } : {}),
     message: c.message,

@@ -196,6 +196,7 @@ function properties(report: AnyReport): [string, string][] {
     ["baseline", report.baseline.source],
     ["current", report.current.source],
     ...verdict,
+    ["changeLevel", report.changeLevel],
     ["requiredBump", report.requiredBump],
     ["verdict", verdictLine(report)],
     ...(report.summary.security > 0 ? [["security", SECURITY_EXPLAINED] as [string, string]] : []),

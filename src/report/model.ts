@@ -109,9 +109,19 @@ export interface Report {
   notices: string[];
   /** Counts by severity; `security` counts the security drift among the breaking ones. */
   summary: Record<Severity, number> & { security: number; total: number };
+  /**
+   * The semver level of the changes, in 1.x terms: "major" for a breaking change, "minor" for
+   * an addition, "patch" for a fix; equivalent rewrites and notes need no release ("none").
+   */
+  changeLevel: SemverBump;
+  /**
+   * The part of the version number to bump from the baseline's version: the change level, or
+   * below 1.0.0 one place lower (a breaking change is a MINOR bump of 0.y.z). Every output says
+   * this one (text, JSON, SARIF, JUnit, the Action's required-bump), so they agree.
+   */
   requiredBump: SemverBump;
   /**
-   * The smallest server version that allows `requiredBump` after the baseline's version, when
+   * The smallest server version that allows `changeLevel` after the baseline's version, when
    * that is a semantic version (below 1.0.0 the rules shift one place, src/policy/semver.ts).
    */
   nextVersion?: string;
@@ -303,6 +313,8 @@ export function buildReport(
     changes: bySeverity(changes.map(withTextDiff)),
     notices,
     summary: { ...bySeverityCount, security: changes.filter(isSecurity).length, total },
+    changeLevel: bumpFor(changes),
+    // Until the verdict knows the baseline's version (src/policy/verdict.ts): the level itself.
     requiredBump: bumpFor(changes),
     failing,
     result: failing > 0 ? "fail" : "pass",

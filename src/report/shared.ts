@@ -152,18 +152,19 @@ const SEMVER_PREFIX = /^v?(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)/;
  * "requires a MINOR version bump (to 0.5.0: below 1.0.0 a minor bump may break)".
  */
 export function bumpLine(report: Report): string {
-  if (report.requiredBump === "none") return "no version bump needed";
+  if (report.changeLevel === "none") return "no version bump needed";
   const from = SEMVER_PREFIX.exec(report.baseline.server.version ?? "");
   const to = report.nextVersion === undefined ? null : SEMVER_PREFIX.exec(report.nextVersion);
-  if (!from || !to) return `requires a ${report.requiredBump.toUpperCase()} version bump`;
-  if (from[1] !== "0") return `requires a ${report.requiredBump.toUpperCase()} version bump (to ${report.nextVersion})`;
-  const bump = from[2] !== to[2] ? "minor" : "patch";
+  if (!from || !to) return `requires a ${report.changeLevel.toUpperCase()} version bump`;
+  // The part that moves from the baseline's version to the next allowed one (as requiredBump).
+  const bump = from[1] !== to[1] ? "major" : from[2] !== to[2] ? "minor" : "patch";
+  if (from[1] !== "0") return `requires a ${bump.toUpperCase()} version bump (to ${report.nextVersion})`;
   const why =
     from[2] === "0"
       ? "every 0.0.z release may break"
       : bump === "minor"
         ? "below 1.0.0 a minor bump may break"
-        : report.requiredBump === "minor"
+        : report.changeLevel === "minor"
           ? "below 1.0.0 a patch bump may add"
           : "";
   return `requires a ${bump.toUpperCase()} version bump (to ${report.nextVersion}${why ? `: ${why}` : ""})`;
@@ -263,6 +264,7 @@ export function verdictFields(report: AnyReport) {
         current: report.current,
         failOn,
         result,
+        changeLevel: report.changeLevel,
         requiredBump: report.requiredBump,
       };
 }

@@ -101,14 +101,26 @@ function atInteropLimit(end: "lower" | "upper", bound: Bound): boolean {
 const INTEROP_NOTE =
   "integers beyond ±9007199254740991 (2^53−1) are not interoperable in JSON (RFC 8259 §6, I-JSON RFC 7493 §2.2): parsers that use IEEE 754 doubles cannot represent them exactly, so this bound (zod's .int() writes it) only spells out what every client already lives with";
 
-/** `integerOnly`: both sides accept integers and no other numbers, where the interoperability limit is no bound. */
-export function compareNumbers(a: JsonObject, b: JsonObject, path: string, ctx: Context, integerOnly = false): void {
+/**
+ * `integerOnly`: for the old and the new side, whether it accepts integers and no other numbers,
+ * where the interoperability limit is no bound. The side that holds such a bound decides: when
+ * `number` became `integer` in the same release, the type change carries the verdict (large
+ * non-integers are gone with it) and the bound restricts nothing more a client can send.
+ */
+export function compareNumbers(
+  a: JsonObject,
+  b: JsonObject,
+  path: string,
+  ctx: Context,
+  integerOnly: readonly [boolean, boolean] = [false, false],
+): void {
   for (const end of ENDS) {
     const x = end.bound(a);
     const y = end.bound(b);
     if (jsonEqual(x as never, y as never)) continue;
     const one = x ?? y;
-    if (integerOnly && (x === undefined || y === undefined) && one && atInteropLimit(end.end, one)) {
+    const boundSideIntegerOnly = x === undefined ? integerOnly[1] : integerOnly[0];
+    if (boundSideIntegerOnly && (x === undefined || y === undefined) && one && atInteropLimit(end.end, one)) {
       emit(
         ctx,
         "safe-integer-bound-changed",

@@ -10,6 +10,7 @@ import { escapeSegment } from "../../contract/pointer.ts";
 import { own, sortedKeysOfBoth } from "../dict.ts";
 import { asObject, jsonEqual } from "../normalize.ts";
 import { type Context, compareNode, emit, equivalent } from "./context.ts";
+import { pairwiseDisjoint } from "./disjoint.ts";
 import { matchBranches, unionKey } from "./unions.ts";
 
 function bothOrNeitherEquivalent(x: Json | undefined, y: Json | undefined, ctx: Context): boolean {
@@ -22,7 +23,11 @@ function compareUnions(a: JsonObject, b: JsonObject, path: string, ctx: Context)
   const kb = unionKey(b);
   if (ka && kb) {
     matchBranches(a[ka] as Json[], b[kb] as Json[], `${path}/${kb}`, ctx);
-    if (ka !== kb) {
+    // oneOf over branches no value can match twice is anyOf: the keyword switch changes nothing
+    // (the lockfile line is then an equivalent rewrite).
+    const exclusive = ka === "oneOf" ? pairwiseDisjoint(a.oneOf as Json[], ctx.oldRoot, ctx) : false;
+    const exclusiveNow = kb === "oneOf" ? pairwiseDisjoint(b.oneOf as Json[], ctx.newRoot, ctx) : false;
+    if (ka !== kb && !exclusive && !exclusiveNow) {
       emit(ctx, "composition-changed", `${path}/${kb}`, `${ka} changed to ${kb}`, {
         before: ka,
         after: kb,

@@ -21,7 +21,20 @@ export interface SchemaChange {
   after?: Json;
   message: string;
   note?: string;
+  /**
+   * The same edit as a second rule sees it: a property added and required on a closed object
+   * is required-added (callers must send it) and closed-object-property-added (old consumers
+   * reject it). One edit is one finding: the diff layer reports the rule whose verdict is the
+   * stronger in its direction, and the other one's reason in the note.
+   */
+  also?: Omit<SchemaChange, "also">;
+  /** Paths of edits folded into this one (consequences of the same edit), beside its own. */
+  explains?: string[];
 }
+
+/** The rules a change stands for: its own and, for one edit two rules see, the other's. */
+export const rulesOf = (change: SchemaChange): DiffRuleId[] =>
+  change.also === undefined ? [change.rule] : [change.rule, change.also.rule];
 
 /** The engine as the comparators see it. */
 export interface Engine {

@@ -21,6 +21,7 @@ import { compareArrays } from "./arrays.ts";
 import { compareNumbers } from "./bounds.ts";
 import { compareComposition } from "./composition.ts";
 import { type Context, compareNode, type Engine, emit, type SchemaChange, type Shared, without } from "./context.ts";
+import { compareNestedUnion } from "./nested-union.ts";
 import { compareObjects } from "./objects.ts";
 import { compareRefs } from "./refs.ts";
 import { compareStrings } from "./strings.ts";
@@ -270,6 +271,18 @@ function foldIntoValueList(out: SchemaChange[], start: number, path: string): vo
   foldInto(list, out, start, (c) => folds.includes(c.rule) && (c.path === path || c.path === `${path}/type`));
 }
 
+/**
+ * `number` turned `integer` with zod's ±(2^53−1) bounds beside it is one edit (`.int()`): the
+ * type change carries the verdict, and the bounds (no restriction a client can meet) go into
+ * its note.
+ */
+function foldSafeBounds(out: SchemaChange[], start: number, path: string): void {
+  const type = out.slice(start).find((c) => c.path === `${path}/type` && /^type-(narrowed|widened)$/.test(c.rule));
+  if (!type) return;
+  const depth = path.split("/").length + 1;
+  foldInto(type, out, start, (c) => c.rule === "safe-integer-bound-changed" && c.path.split("/").length === depth);
+}
+
 const severityRank = (severity: Severity) => SEVERITIES.indexOf(severity);
 
 /** Whether `primary`'s verdict is at least `other`'s in both directions, so that folding loses nothing. */
@@ -287,13 +300,16 @@ function foldInto(
   derived: (c: SchemaChange) => boolean,
 ): void {
   const implied: string[] = [];
+  const paths: string[] = [];
   for (let i = out.length - 1; i >= start; i--) {
     const c = out[i] as SchemaChange;
     if (c === primary || !derived(c) || !dominates(primary, c)) continue;
     implied.unshift(c.message);
+    paths.push(c.path, ...(c.explains ?? []));
     out.splice(i, 1);
   }
   if (implied.length === 0) return;
+  primary.explains = [...new Set([...(primary.explains ?? []), ...paths])];
   const consequence = `Implied by the same edit: ${implied.join("; ")}.`;
   primary.note = primary.note ? `${primary.note} ${consequence}` : consequence;
 }
@@ -341,6 +357,7 @@ function compareResolved(a: Json, b: Json, path: string, ctx: Context, nullHandl
   if (unionKey(NA.kw) && !unionKey(NB.kw)) NA = distributeUnion(NA);
   else if (unionKey(NB.kw) && !unionKey(NA.kw)) NB = distributeUnion(NB);
   if (compareOneSidedUnion(NA, NB, path, ctx, nullHandled)) return;
+  if (compareNestedUnion(NA, NB, path, ctx, nullHandled)) return;
   const typeStart = ctx.out.length;
   compareTypes(NA, NB, path, ctx);
   if (!nullHandled) reportNullability(NA.nullable, NB.nullable, path, ctx);
@@ -349,8 +366,8 @@ function compareResolved(a: Json, b: Json, path: string, ctx: Context, nullHandl
   if (allowsType(NA, "object") && allowsType(NB, "object")) compareObjects(NA.kw, NB.kw, path, ctx);
   if (allowsType(NA, "number") || allowsType(NA, "integer")) {
     if (allowsType(NB, "number") || allowsType(NB, "integer")) {
-      const integerOnly = !allowsType(NA, "number") && !allowsType(NB, "number");
-      compareNumbers(NA.kw, NB.kw, path, ctx, integerOnly);
+      compareNumbers(NA.kw, NB.kw, path, ctx, [!allowsType(NA, "number"), !allowsType(NB, "number")]);
+      foldSafeBounds(ctx.out, typeStart, path);
     }
   }
   if (allowsType(NA, "string") && allowsType(NB, "string")) compareStrings(NA.kw, NB.kw, path, ctx);

@@ -58,15 +58,34 @@ function openness(schema: Json | undefined): "open" | "closed" | "schema" {
   return Object.keys(node).some((k) => !ANNOTATION_KEYWORDS.has(k)) ? "schema" : "open";
 }
 
+/**
+ * A propertyNames schema as it applies: object keys are always strings, so `{type: "string"}`
+ * (and the string part of a type list) rejects nothing, and no type at all means string too.
+ * A schema whose types leave out string is kept: it rejects every key, as written.
+ */
+function asKeySchema(schema: Json | undefined): Json {
+  if (schema === undefined || schema === true) return { type: "string" };
+  if (!isJsonObject(schema)) return schema;
+  const type = schema.type;
+  if (type === undefined || (Array.isArray(type) && type.includes("string"))) return { ...schema, type: "string" };
+  return schema;
+}
+
 function stringList(value: Json | undefined): string[] {
   return Array.isArray(value) ? value.filter((v): v is string => typeof v === "string") : [];
 }
 
-function compareProperties(a: JsonObject, b: JsonObject, path: string, ctx: Context): void {
+/**
+ * Properties, and the names whose one edit compareProperties already reported with the
+ * `required` change it carries (a property added and required on a closed object): the
+ * required comparison skips those.
+ */
+function compareProperties(a: JsonObject, b: JsonObject, path: string, ctx: Context): Set<string> {
   const pa = isJsonObject(a.properties) ? a.properties : {};
   const pb = isJsonObject(b.properties) ? b.properties : {};
   const closedA = openness(a.additionalProperties) === "closed" && !isJsonObject(a.patternProperties);
   const closedB = openness(b.additionalProperties) === "closed" && !isJsonObject(b.patternProperties);
+  const merged = new Set<string>();
   for (const name of sortedKeysOfBoth(pa, pb)) {
     const propPath = `${path}/properties/${escapeSegment(name)}`;
     const inA = Object.hasOwn(pa, name);
@@ -78,7 +97,10 @@ function compareProperties(a: JsonObject, b: JsonObject, path: string, ctx: Cont
       const fallback = undeclaredSchema(b, name);
       if (fallback.undecided !== undefined) reportUndecided(fallback.undecided, name, { before: pa[name] }, path, ctx);
       else if (fallback.schema !== undefined) compareNode(pa[name] as Json, fallback.schema, propPath, ctx);
-      else if (closedB)
+      else if (closedB && newlyRequired(b, a, name)) {
+        closedAndRequired("removed", name, pa[name] as Json, path, ctx);
+        merged.add(name);
+      } else if (closedB)
         emit(ctx, "closed-object-property-removed", propPath, `property "${name}" removed`, {
           before: pa[name] as Json,
         });
@@ -89,13 +111,55 @@ function compareProperties(a: JsonObject, b: JsonObject, path: string, ctx: Cont
       const fallback = undeclaredSchema(a, name);
       if (fallback.undecided !== undefined) reportUndecided(fallback.undecided, name, { after: pb[name] }, path, ctx);
       else if (fallback.schema !== undefined) compareNode(fallback.schema, pb[name] as Json, propPath, ctx);
-      else if (closedA)
+      else if (closedA && newlyRequired(a, b, name)) {
+        closedAndRequired("added", name, pb[name] as Json, path, ctx);
+        merged.add(name);
+      } else if (closedA)
         emit(ctx, "closed-object-property-added", propPath, `property "${name}" added`, { after: pb[name] as Json });
       // A new property that is also newly required is one change, required-added (said by
       // compareRequired): property-added would call it optional.
       else if (!newlyRequired(a, b, name))
         emit(ctx, "property-added", propPath, `property "${name}" added`, { after: pb[name] as Json });
     }
+  }
+  return merged;
+}
+
+/**
+ * A required property added to (or removed from) an object that allows no other properties:
+ * one edit that two rules see. required-added says callers must now send it; closed-object-
+ * property-added says consumers of the old closed object reject it. The finding is the
+ * required one, with the closed one beside it (SchemaChange.also): the diff layer reports
+ * whichever is stronger in its direction, so input and output each get one finding at the
+ * strongest verdict.
+ */
+function closedAndRequired(how: "added" | "removed", name: string, value: Json, path: string, ctx: Context): void {
+  const propPath = `${path}/properties/${escapeSegment(name)}`;
+  const side = how === "added" ? { after: value } : { before: value };
+  if (how === "added") {
+    emit(ctx, "required-added", `${path}/required`, `property "${name}" added, and required`, {
+      after: name,
+      note: "the object allows no other properties, so no caller could send it before: every existing call is rejected",
+      also: {
+        rule: "closed-object-property-added",
+        path: propPath,
+        message: `property "${name}" added, and required`,
+        ...side,
+        note: "it is also required, so every value carries it, and the old schema allows no other properties: consumers that validate against it reject every value",
+      },
+    });
+  } else {
+    emit(ctx, "required-removed", `${path}/required`, `property "${name}" removed, and no longer required`, {
+      before: name,
+      note: "consumers that expect it find it missing (the object allows no other properties: callers that still send it are rejected too)",
+      also: {
+        rule: "closed-object-property-removed",
+        path: propPath,
+        message: `property "${name}" removed, and no longer required`,
+        ...side,
+        note: "it was required, so every caller sends it, and the object allows no other properties: every existing call is rejected",
+      },
+    });
   }
 }
 
@@ -108,18 +172,18 @@ function declares(schema: JsonObject, name: string): boolean {
   return isJsonObject(schema.properties) && Object.hasOwn(schema.properties, name);
 }
 
-function compareRequired(a: JsonObject, b: JsonObject, path: string, ctx: Context): void {
+function compareRequired(a: JsonObject, b: JsonObject, path: string, ctx: Context, merged: Set<string>): void {
   // The same list requires the same names: nothing to report (most nodes a comparison visits).
   if (jsonEqual(a.required, b.required)) return;
   const ra = new Set(stringList(a.required));
   const rb = new Set(stringList(b.required));
   for (const name of [...rb].sort()) {
-    if (ra.has(name)) continue;
+    if (ra.has(name) || merged.has(name)) continue;
     const what = declares(b, name) && !declares(a, name) ? "added, and required" : "is now required";
     emit(ctx, "required-added", `${path}/required`, `property "${name}" ${what}`, { after: name });
   }
   for (const name of [...ra].sort()) {
-    if (rb.has(name)) continue;
+    if (rb.has(name) || merged.has(name)) continue;
     const what = declares(a, name) && !declares(b, name) ? "removed, and no longer required" : "is no longer required";
     emit(ctx, "required-removed", `${path}/required`, `property "${name}" ${what}`, { before: name });
   }
@@ -187,14 +251,14 @@ function compareDependentRequired(a: JsonObject, b: JsonObject, path: string, ct
 }
 
 export function compareObjects(a: JsonObject, b: JsonObject, path: string, ctx: Context): void {
-  compareProperties(a, b, path, ctx);
-  compareRequired(a, b, path, ctx);
+  const merged = compareProperties(a, b, path, ctx);
+  compareRequired(a, b, path, ctx, merged);
   for (const keyword of ["additionalProperties", "unevaluatedProperties"] as const) {
     compareOpenness(a[keyword], b[keyword], `${path}/${keyword}`, keyword, ctx);
   }
   comparePatternProperties(a, b, path, ctx);
   if (a.propertyNames !== undefined || b.propertyNames !== undefined) {
-    compareNode(a.propertyNames ?? {}, b.propertyNames ?? {}, `${path}/propertyNames`, ctx);
+    compareNode(asKeySchema(a.propertyNames), asKeySchema(b.propertyNames), `${path}/propertyNames`, ctx);
   }
   compareDependentRequired(a, b, path, ctx);
   compareCount(a, b, "minProperties", path, ctx);

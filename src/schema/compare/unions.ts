@@ -25,7 +25,16 @@ import {
   SCHEMA_MAP as SCHEMA_MAP_KEYS,
 } from "../subschemas.ts";
 import { VALIDATION_KEYWORDS } from "./annotations.ts";
-import { type Context, compareNode, emit, equivalent, findingsOf, type SchemaChange, show } from "./context.ts";
+import {
+  type Context,
+  compareNode,
+  emit,
+  equivalent,
+  findingsOf,
+  rulesOf,
+  type SchemaChange,
+  show,
+} from "./context.ts";
 import { inline } from "./refs.ts";
 import { reportNullability } from "./types.ts";
 
@@ -35,13 +44,13 @@ export function unionKey(kw: JsonObject): "anyOf" | "oneOf" | undefined {
   return undefined;
 }
 
-function hasOtherValidation(norm: Norm, except: string): boolean {
+export function hasOtherValidation(norm: Norm, except: string): boolean {
   if (norm.types || norm.values) return true;
   return Object.keys(norm.kw).some((k) => k !== except && VALIDATION_KEYWORDS.has(k));
 }
 
 /** The normalized node as a plain schema again, without null (compared separately). */
-function coreSchema(norm: Norm): JsonObject {
+export function coreSchema(norm: Norm): JsonObject {
   const core = dict();
   for (const [k, v] of Object.entries(norm.kw)) if (!ANNOTATION_KEYWORDS.has(k)) core[k] = v;
   if (norm.types) core.type = [...norm.types].sort();
@@ -300,8 +309,8 @@ export function matchBranches(ba: Json[], bb: Json[], path: string, ctx: Context
 }
 
 /** Narrowing: some value was accepted and is not; widening: the reverse (by the rule's two severities). */
-const narrows = (c: SchemaChange) => diffRule(c.rule).input === "breaking";
-const widens = (c: SchemaChange) => diffRule(c.rule).output === "breaking";
+const narrows = (c: SchemaChange) => rulesOf(c).some((rule) => diffRule(rule).input === "breaking");
+const widens = (c: SchemaChange) => rulesOf(c).some((rule) => diffRule(rule).output === "breaking");
 
 /** Judging a branch against the rest costs a comparison per other branch: only for unions of a realistic size. */
 const MAX_ABSORB_BRANCHES = 64;

@@ -69,7 +69,8 @@ const TOOL_ROWS: Row[] = [
         rule: "tool-no-longer-read-only",
         severity: B,
         path: "/annotations/readOnlyHint",
-        message: 'tool "t": no longer read-only (readOnlyHint true → false)',
+        message:
+          'tool "t": no longer read-only (readOnlyHint true → false; destructiveHint absent → false; idempotentHint absent → true)',
       },
     ],
   },
@@ -82,7 +83,8 @@ const TOOL_ROWS: Row[] = [
         rule: "tool-now-read-only",
         severity: M,
         path: "/annotations/readOnlyHint",
-        message: 'tool "t": now read-only (readOnlyHint absent → true)',
+        message:
+          'tool "t": now read-only (readOnlyHint absent → true; destructiveHint false → absent; idempotentHint true → absent)',
       },
     ],
   },

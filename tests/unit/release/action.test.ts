@@ -89,7 +89,7 @@ while [ $# -gt 0 ]; do
   if [ "$1" = --output ]; then
     n=$((n + 1))
     case $n in
-      1) printf '{\\n  "command": "check",\\n  "result": "fail",\\n  "requiredBump": "major",\\n  "summary": {\\n    "breaking": 2,\\n    "minor": 1,\\n    "patch": 0,\\n    "total": 3\\n  },\\n  "changes": []\\n}\\n' > "$2" ;;
+      1) printf '{\\n  "command": "check",\\n  "result": "fail",\\n  "changeLevel": "major",\n  "requiredBump": "major",\\n  "summary": {\\n    "breaking": 2,\\n    "minor": 1,\\n    "patch": 0,\\n    "total": 3\\n  },\\n  "changes": []\\n}\\n' > "$2" ;;
       2) printf '## mcp-contract check: 2 breaking\\n' > "$2" ;;
     esac
   fi
@@ -253,6 +253,7 @@ describe("scripts/action/check.sh", () => {
     expect(outputsOf(join(dir, "outputs"))).toEqual({
       result: "fail",
       "required-bump": "major",
+      "change-level": "major",
       breaking: "2",
       minor: "1",
       patch: "0",

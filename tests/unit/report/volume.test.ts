@@ -246,10 +246,10 @@ describe("the accept snippet and --update", () => {
 
 describe("the bump, below 1.0.0, agrees with --enforce-semver", () => {
   test("the line names the bump that gets to the next allowed version", () => {
-    const line = (version: string, next: string, bump: Report["requiredBump"]) =>
+    const line = (version: string, next: string, bump: Report["changeLevel"]) =>
       bumpLine({
         ...report,
-        requiredBump: bump,
+        changeLevel: bump,
         nextVersion: next,
         baseline: { ...report.baseline, server: { version } },
       });

@@ -2146,11 +2146,23 @@ describe("a property added and required in one release", () => {
     ]);
   });
 
-  test("on a closed object both stay: what consumers reject (output) and what callers must send (input)", () => {
+  test("on a closed object it is one change that carries the closed-object rule beside it (issue #26)", () => {
     const closed = { additionalProperties: false };
-    expect(messages(object(days, closed), object({ ...days, city: {} }, { ...closed, required: ["city"] }))).toEqual([
-      'closed-object-property-added: property "city" added',
-      'required-added: property "city" added, and required',
+    const [added, ...rest] = compareSchemas(
+      object(days, closed),
+      object({ ...days, city: {} }, { ...closed, required: ["city"] }),
+    );
+    expect(rest).toEqual([]);
+    expect([added?.rule, added?.also?.rule, added?.also?.path]).toEqual([
+      "required-added",
+      "closed-object-property-added",
+      "/properties/city",
     ]);
+    const [removed, ...more] = compareSchemas(
+      object({ ...days, city: {} }, { ...closed, required: ["city"] }),
+      object(days, closed),
+    );
+    expect(more).toEqual([]);
+    expect([removed?.rule, removed?.also?.rule]).toEqual(["required-removed", "closed-object-property-removed"]);
   });
 });
