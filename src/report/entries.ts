@@ -8,7 +8,10 @@
  * - a tool's behaviour-hint changes of one severity are one entry ("now read-only, idempotent,
  *   closed-world"), not one line per hint;
  * - the same change on many items is one entry, a run ("100 resources removed:
- *   test://static/resource/1 … /100"), its items in natural order (1, 2, … 10, not 1, 10, 100);
+ *   test://static/resource/1 … /100"), its items in natural order (1, 2, … 10, not 1, 10, 100),
+ *   breaking ones too, with one example witness;
+ * - the equivalent rewrites of a section (no effect, no release) are one summary line
+ *   (`rewrites`); the JSON report keeps each;
  * - entries are in kind order, then natural order of their names.
  *
  * JSON and SARIF list every change as it is; Markdown lists a run's items in a collapsible
@@ -18,6 +21,7 @@ import { KIND_ORDER, targetLabel } from "../diff/change.ts";
 import type { TargetKind } from "../diff/model.ts";
 import { HINT_RULES_IN_ORDER, hintSummary, isHintRule } from "../diff/tools.ts";
 import { LINT_LEVELS, SEVERITIES } from "../rules/model.ts";
+import { plural } from "../util/text.ts";
 import {
   type AnyReport,
   type Exemption,
@@ -62,8 +66,11 @@ export function sectionsOf(report: AnyReport): Section[] {
 }
 
 export interface Entry {
-  /** item: one change or finding; hints: a tool's hint changes; run: one change on many items. */
-  kind: "item" | "hints" | "run";
+  /**
+   * item: one change or finding; hints: a tool's hint changes; run: one change on many items;
+   * rewrites: the section's equivalent rewrites, summed up.
+   */
+  kind: "item" | "hints" | "run" | "rewrites";
   /** What the entry stands for, in order (a run's in natural order of their items). */
   items: ReportItem[];
   /** The distinct rule ids, in order. */
@@ -77,6 +84,8 @@ export interface Entry {
   exempt?: Exemption;
   /** A run: its items' kind, their names in natural order, and what happened to each. */
   run?: { kind: TargetKind; names: string[]; what: string };
+  /** A run of changes with witnesses: the first one, whose witness the entry shows as an example. */
+  example?: ReportChange;
 }
 
 /** Runs start at this many items; fewer read fine one per line. */
@@ -85,6 +94,8 @@ export const MIN_RUN = 4;
 export interface EntryOptions {
   /** Collapse runs of one change on many items (default true; JUnit lists every item). */
   runs?: boolean;
+  /** Fold the equivalent rewrites into one summary entry (default true; JUnit lists every item). */
+  rewrites?: boolean;
 }
 
 /** The entries for some items of the report (a section's): merged and collapsed for changes, one by one for findings. */
@@ -92,7 +103,41 @@ export function entriesOf(report: AnyReport, items: readonly ReportItem[], optio
   if (report.command === "lint") return items.map(single);
   const ordered = naturalOrder(items as ReportChange[]);
   const merged = mergeHints(ordered);
-  return options.runs === false ? merged : collapseRuns(merged);
+  const entries = options.runs === false ? merged : collapseRuns(merged);
+  return options.rewrites === false ? entries : foldRewrites(entries);
+}
+
+/**
+ * Equivalent rewrites change no value a client sends or receives and need no release: a reader
+ * needs to know they happened and that each lockfile line is accounted for, not each line.
+ * Those of a section (not exempt) become one entry where the first was; the JSON report lists each.
+ */
+function foldRewrites(entries: readonly Entry[]): Entry[] {
+  const isRewrite = (entry: Entry) =>
+    entry.exempt === undefined && entry.rules.every((r) => r === "equivalent-rewrite");
+  const rewrites = entries.filter(isRewrite);
+  if (rewrites.length === 0) return [...entries];
+  const items = rewrites.flatMap((entry) => entry.items) as ReportChange[];
+  const lines = items.reduce((n, item) => n + (item.explains?.length ?? 1), 0);
+  const targets = items.map((item) => item.target);
+  const kinds = new Set(targets.map((t) => t.kind));
+  const names = targets.map((t) => t.name);
+  const [kind] = kinds;
+  const on =
+    kinds.size === 1 && kind !== undefined && kind !== "server"
+      ? names.length === 1
+        ? targetLabel(kind, names[0] as string)
+        : `${names.length} ${KIND_PLURAL[kind]} (${rangeOf(names, (s) => s)})`
+      : `${plural(names.length, "item")}`;
+  const entry: Entry = {
+    kind: "rewrites",
+    items,
+    rules: ["equivalent-rewrite"],
+    message: `${on}: ${plural(lines, "lockfile line")} rewritten with no effect on the values accepted (equivalent rewrites; the JSON report lists each)`,
+    grade: (rewrites[0] as Entry).grade,
+  };
+  const first = entries.findIndex(isRewrite);
+  return entries.flatMap((e, i) => (i === first ? [entry] : isRewrite(e) ? [] : [e]));
 }
 
 function single(item: ReportItem): Entry {
@@ -176,7 +221,8 @@ function runWhat(entry: Entry): string | undefined {
   const first = entry.items[0] as ReportChange;
   const { kind, name } = first.target;
   if (kind === "server") return undefined;
-  if (entry.items.some((c) => !isChange(c) || c.witness !== undefined || c.renamedTo !== undefined)) return undefined;
+  // A witness does not keep a change out of a run: the run shows one as its example.
+  if (entry.items.some((c) => !isChange(c) || c.renamedTo !== undefined)) return undefined;
   const prefix = `${targetLabel(kind, name)}: `;
   return entry.message.startsWith(prefix) ? entry.message.slice(prefix.length) : undefined;
 }
@@ -213,6 +259,7 @@ function collapseRuns(entries: readonly Entry[]): Entry[] {
     const { kind } = (entry.items[0] as ReportChange).target;
     const names = group.map((e) => (e.items[0] as ReportChange).target.name);
     const what = runWhat(entry) as string;
+    const example = group.flatMap((e) => e.items).find((c) => isChange(c) && c.witness !== undefined);
     out.push({
       kind: "run",
       items: group.flatMap((e) => e.items),
@@ -222,6 +269,7 @@ function collapseRuns(entries: readonly Entry[]): Entry[] {
       ...(entry.note !== undefined && { note: entry.note }),
       ...(entry.exempt && { exempt: entry.exempt }),
       run: { kind, names, what },
+      ...(example !== undefined && { example: example as ReportChange }),
     });
   });
   return out;

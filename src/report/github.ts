@@ -76,6 +76,12 @@ function message(entry: Entry, section: SectionKey): string {
     if (item.renamedTo) lines.push(`hint: ${renameHint(JSON.stringify(item.renamedTo))}`);
     if (item.witness !== undefined) lines.push(`witness (${witnessMeaning(item)}): ${JSON.stringify(item.witness)}`);
   }
+  const example = entry.example;
+  if (example?.witness !== undefined) {
+    lines.push(
+      `witness, e.g. on ${JSON.stringify(example.target.name)} (${witnessMeaning(example)}): ${JSON.stringify(example.witness)}`,
+    );
+  }
   // A run whose line shows only its first and last items: all of them (up to MAX_NAMES) below.
   if (entry.run && rangeOf(entry.run.names, (name) => name).includes(" … ")) {
     const names = entry.run.names;

@@ -210,7 +210,7 @@ export function renderJunit(report: AnyReport, context: ReportContext = {}): str
   const body: string[] = [];
   const items = collectItems(report, context);
   for (const item of items) {
-    const entries = entriesOf(report, item.items, { runs: false });
+    const entries = entriesOf(report, item.items, { runs: false, rewrites: false });
     const counted = (entry: Entry) => entry.items.some((i) => isCounted(i, report.failOn));
     const failing = entries.filter(counted);
     const waived = item.items.filter((i) => isWaived(i, report.failOn));

@@ -259,10 +259,10 @@ function section(report: AnyReport, part: Section, max: number): string[] {
       "</details>",
     );
   }
+  // One witness per entry: an item's own, a run's first (as an example for all of its items).
   const witnessed = entries
-    .filter((e) => e.kind === "item")
-    .map((e) => e.items[0] as ReportItem)
-    .filter((i): i is ReportChange => isChange(i) && i.witness !== undefined);
+    .map((e) => (e.kind === "item" ? (e.items[0] as ReportItem) : e.example))
+    .filter((i): i is ReportChange => i !== undefined && isChange(i) && i.witness !== undefined);
   if (witnessed.length > 0) {
     out.push("", "**Witnesses**", "");
     for (const change of witnessed) out.push(...witnessBlock(change, change.witness as Json));

@@ -72,6 +72,11 @@ function entryLines(entry: Entry, style: TextStyle): string[] {
       detail("witness", `${showJson(item.witness)}  ${paint(style, "2", `(${witnessMeaning(item)})`)}`);
     }
   }
+  const example = entry.example;
+  if (example?.witness !== undefined) {
+    const on = `e.g. on ${escapeControls(JSON.stringify(example.target.name))}: ${witnessMeaning(example)}`;
+    detail("witness", `${showJson(example.witness)}  ${paint(style, "2", `(${on})`)}`);
+  }
   if (entry.note) detail("note", escapeControls(entry.note));
   return lines;
 }
