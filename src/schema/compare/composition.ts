@@ -31,6 +31,7 @@ function compareUnions(a: JsonObject, b: JsonObject, path: string, ctx: Context)
       emit(ctx, "composition-changed", `${path}/${kb}`, `${ka} changed to ${kb}`, {
         before: ka,
         after: kb,
+        explains: [`${path}/${ka}`],
         note: "oneOf rejects values that match more than one branch, anyOf does not; review whether the branches overlap",
       });
     }
