@@ -39,8 +39,21 @@ import { DEFAULT_LINT_OPTIONS, type Finding } from "./model.ts";
 import { SECURITY_CHECKS, type SecurityOptions, surfaceTexts } from "./rules-security.ts";
 import { textDiff } from "./text-diff.ts";
 
-/** The diff rule the lens reports under. */
+/** The diff rule the lens reports an error-level finding under: it fails the run. */
 export const DRIFT_RULE: DiffRuleId = "security-finding-introduced";
+/** The diff rule for a warning-level finding, or a link to a new foreign domain: minor, for review. */
+export const DRIFT_WARNING_RULE: DiffRuleId = "security-warning-introduced";
+
+/**
+ * The drift rule a finding brought in is reported under: an attack (error) fails the run; a
+ * warning, or a link that leads somewhere new and foreign (whatever its lint level), is for
+ * review; an info-level finding (a word a careful reviewer would not dispute) is no drift.
+ */
+function driftRuleOf(finding: Finding): DiffRuleId | undefined {
+  if (finding.level === "error") return DRIFT_RULE;
+  if (finding.level === "warning" || URL_RULES.has(finding.rule)) return DRIFT_WARNING_RULE;
+  return undefined;
+}
 
 type ItemKind = TouchedItem["kind"];
 
@@ -78,7 +91,7 @@ export function securityDrift(
   const lint: SecurityOptions = { ...DEFAULT_LINT_OPTIONS, allowHosts: options.allowHosts ?? [] };
   const oldNames = lazy(() => new ToolNames(before.tools));
   const newNames = lazy(() => new ToolNames(after.tools));
-  const known = lazy(() => linksOf(before));
+  const known = lazy(() => linksOf(before, after));
   // A link into a domain the surface already pointed at (the vendor's own docs) is not drift.
   const fresh = (side: Side): Side => ({
     ...side,
@@ -131,11 +144,46 @@ interface KnownLinks {
   domains: Set<string>;
   /** Every link as written. */
   urls: Set<string>;
+  /** The names the server goes by (package name, scope): its own repository on a code host is its own link. */
+  owners: Set<string>;
 }
 
-/** Every link of the surface's texts, by registrable domain and as written (allowHosts aside: it only removes findings). */
-function linksOf(contract: Contract): KnownLinks {
-  const known: KnownLinks = { domains: new Set(), urls: new Set() };
+/** Hosts where many vendors keep their code or packages: a link there is the vendor's own only by its path. */
+const CODE_HOSTS = new Set(["github.com", "gitlab.com", "bitbucket.org", "codeberg.org", "npmjs.com", "pypi.org"]);
+
+/**
+ * The names a server goes by, lower case: "@acme/weather-mcp" → acme, weather-mcp; "com.acme/weather"
+ * → weather; "acme-mcp" → acme-mcp.
+ */
+function ownerNames(contract: Contract): string[] {
+  const name = contract.server.name;
+  if (typeof name !== "string" || name === "") return [];
+  return name
+    .toLowerCase()
+    .replace(/^@/, "")
+    .split("/")
+    .filter((part, i, parts) => part !== "" && !(i === 0 && parts.length > 1 && part.includes(".")));
+}
+
+/** A link to the server's own repository or package page on a code host (github.com/acme/acme-mcp). */
+function ownRepository(url: string, owners: ReadonlySet<string>): boolean {
+  const host = hostOf(url);
+  if (host === undefined || !CODE_HOSTS.has(domainOf(host))) return false;
+  const path = /^[a-z]+:\/\/[^/]+\/([^?#]*)/i.exec(url)?.[1] ?? "";
+  const segments = path.toLowerCase().split("/").slice(0, 3).filter(Boolean);
+  return segments.some((segment) => owners.has(segment.replace(/\.git$/, "")));
+}
+
+/**
+ * Every link of the old surface's texts, by registrable domain and as written (allowHosts aside:
+ * it only removes findings), and the vendor's own domains, which either side's server states.
+ */
+function linksOf(contract: Contract, current: Contract): KnownLinks {
+  const known: KnownLinks = {
+    domains: new Set([...vendorDomains(contract), ...vendorDomains(current)]),
+    urls: new Set(),
+    owners: new Set([...ownerNames(contract), ...ownerNames(current)]),
+  };
   for (const t of surfaceTexts(contract)) {
     if (t.role !== "text") continue;
     for (const link of findLinks(t.text)) {
@@ -146,9 +194,39 @@ function linksOf(contract: Contract): KnownLinks {
   return known;
 }
 
+/**
+ * The registrable domains the server names as its own: its websiteUrl, its icons' hosts, and a
+ * reverse-DNS server name ("com.acme/weather" is acme.com's; "io.github.acme/x" is acme.github.io).
+ * Shared hosting stays apart by the Public Suffix List's private section (domainOf).
+ */
+export function vendorDomains(contract: Contract): string[] {
+  const server = contract.server as JsonObject;
+  const urls: string[] = [];
+  if (typeof server.websiteUrl === "string") urls.push(server.websiteUrl);
+  if (Array.isArray(server.icons)) {
+    for (const icon of server.icons) if (isJsonObject(icon) && typeof icon.src === "string") urls.push(icon.src);
+  }
+  const domains: string[] = [];
+  for (const url of urls) {
+    const host = hostOf(url);
+    // An icon inlined as a data: URI, or a bare address, names no vendor.
+    if (host !== undefined && /[a-z]/i.test(host) && host.includes(".")) domains.push(domainOf(host));
+  }
+  const name = typeof server.name === "string" ? server.name : "";
+  const reverse = /^([a-z0-9-]+(?:\.[a-z0-9-]+)+)\//i.exec(name)?.[1];
+  if (reverse !== undefined) domains.push(domainOf(reverse.split(".").reverse().join(".").toLowerCase()));
+  return domains;
+}
+
 function allKnown(evidence: Json | undefined, known: KnownLinks): boolean {
   const urls = Array.isArray(evidence) ? evidence : [];
-  return urls.length > 0 && urls.every((url) => typeof url === "string" && linkKnown(url, known.domains, known.urls));
+  return (
+    urls.length > 0 &&
+    urls.every(
+      (url) =>
+        typeof url === "string" && (linkKnown(url, known.domains, known.urls) || ownRepository(url, known.owners)),
+    )
+  );
 }
 
 /** Added items, and items on both sides that differ, by identity (first item of each identity, as the diff does). */
@@ -454,12 +532,15 @@ function introduced(kind: TargetKind, name: string, then: Side, now: Side): Chan
       left.set(key, matched - 1);
       continue;
     }
-    specs.push(toSpec(kind, name, finding, then.texts.get(finding.path), now.texts.get(finding.path)));
+    const rule = driftRuleOf(finding);
+    if (rule === undefined) continue;
+    specs.push(toSpec(rule, kind, name, finding, then.texts.get(finding.path), now.texts.get(finding.path)));
   }
   return specs;
 }
 
 function toSpec(
+  rule: DiffRuleId,
   kind: TargetKind,
   name: string,
   finding: Finding,
@@ -470,7 +551,7 @@ function toSpec(
   const prefix = `${where}: `;
   const detail = finding.message.startsWith(prefix) ? finding.message.slice(prefix.length) : finding.message;
   return {
-    rule: DRIFT_RULE,
+    rule,
     kind,
     name,
     path: finding.path,

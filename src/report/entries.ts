@@ -110,13 +110,15 @@ export function entriesOf(report: AnyReport, items: readonly ReportItem[], optio
 /**
  * Equivalent rewrites change no value a client sends or receives and need no release: a reader
  * needs to know they happened and that each lockfile line is accounted for, not each line.
- * Those of a section (not exempt) become one entry where the first was; the JSON report lists each.
+ * Those of a section (not exempt), when there are several, become one entry where the first was;
+ * the JSON report lists each.
  */
 function foldRewrites(entries: readonly Entry[]): Entry[] {
   const isRewrite = (entry: Entry) =>
     entry.exempt === undefined && entry.rules.every((r) => r === "equivalent-rewrite");
   const rewrites = entries.filter(isRewrite);
-  if (rewrites.length === 0) return [...entries];
+  // One is already one line: it keeps its own words (which lines, and why they mean nothing).
+  if (rewrites.length < 2) return [...entries];
   const items = rewrites.flatMap((entry) => entry.items) as ReportChange[];
   const lines = items.reduce((n, item) => n + (item.explains?.length ?? 1), 0);
   const targets = items.map((item) => item.target);

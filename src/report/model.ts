@@ -176,9 +176,13 @@ export function gradeRank(grade: Grade): number {
   return RANKS.get(grade) as number;
 }
 
-/** Security drift (security-finding-introduced, group "security"): a section of its own in every format. */
+/**
+ * Security drift that fails like a breaking change (security-finding-introduced): a section of
+ * its own in every format. A security warning brought in (security-warning-introduced, minor)
+ * is listed with the minor changes.
+ */
 export function isSecurity(item: ReportItem): boolean {
-  return isChange(item) && findRule(item.rule)?.group === "security";
+  return isChange(item) && item.severity === "breaking" && findRule(item.rule)?.group === "security";
 }
 
 /** A change (check, diff) rather than a finding (lint). */

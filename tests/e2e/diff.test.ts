@@ -224,7 +224,8 @@ describe("behaviour hints compare effective values", () => {
       expect(result.code).toBe(0);
       const report = parseReport(result.stdout);
       expect(report.changes.map((c) => [c.rule, c.severity])).toEqual([["equivalent-rewrite", "patch"]]);
-      expect(report.requiredBump).toBe("patch");
+      // An equivalent rewrite needs no release (issue #26).
+      expect(report.requiredBump).toBe("none");
     }
     const text = await runCli(["diff", pairs[0]?.before ?? "", pairs[0]?.after ?? ""]);
     expect(text.stdout).toContain("equivalent rewrite, no effect: annotations.destructiveHint absent → true");

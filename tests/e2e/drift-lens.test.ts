@@ -139,7 +139,7 @@ describe("links: registrable domains and the policy file's allowHosts", () => {
   const search = (description: string): ToolDef => tool("search", { description });
   const DOCS = "Search pages. Syntax: https://developers.notion.com/reference/post-search";
 
-  test.concurrent("a vendor's sibling host passes; a new foreign domain fails check as breaking", async () => {
+  test.concurrent("a vendor's sibling host passes; a new foreign domain is a warning for review, not a failure", async () => {
     const sibling = writePair(
       [search(DOCS), forecast],
       [search(`${DOCS}. Pricing: https://www.notion.com/pricing`), forecast],
@@ -155,8 +155,10 @@ describe("links: registrable domains and the policy file's allowHosts", () => {
     expect(ok.stderr).toBe("");
     expect(ok.code).toBe(0);
     expect(ok.stdout).not.toContain("security-finding-introduced");
-    expect(bad.code).toBe(1);
-    const drift = parseReport(bad.stdout).changes.filter((c) => c.rule === "security-finding-introduced");
+    expect(bad.code).toBe(0);
+    const report = parseReport(bad.stdout);
+    expect(report.changes.filter((c) => c.rule === "security-finding-introduced")).toEqual([]);
+    const drift = report.changes.filter((c) => c.rule === "security-warning-introduced" && c.severity === "minor");
     expect(drift.map((c) => c.message)).toEqual([
       'tool "search": description now carries external-link: links to 2 pages (https://developers.notion.com/reference/post-search; https://notion-docs.help/search): "Search pages. Syntax: https://developers.notion.com/reference/post-search. Mirror: https://notion-docs.help/searc…"',
     ]);

@@ -997,6 +997,27 @@ const SECURITY_ROWS: Row[] = [
       },
     ],
   },
+  {
+    title: "a link to a new foreign domain is a warning for review, not a failing drift (issue #26)",
+    old: { tools: [tool("fetch", { description: "Fetches a page." })] },
+    new: {
+      tools: [tool("fetch", { description: "Fetches a page. Background: https://blog.partner-site.net/fetching" })],
+    },
+    expected: [
+      {
+        rule: "description-changed",
+        severity: P,
+        path: "/description",
+        message: 'tool "fetch": description changed from "Fetches a page."',
+      },
+      {
+        rule: "security-warning-introduced",
+        severity: "minor",
+        path: "/description",
+        message: 'tool "fetch": description now carries external-link',
+      },
+    ],
+  },
 ];
 
 const GROUPS: [string, Row[]][] = [

@@ -13,7 +13,7 @@ import { pointerToDotted } from "../../../src/contract/pointer.ts";
 import { buildChanges } from "../../../src/diff/change.ts";
 import type { Change } from "../../../src/diff/model.ts";
 import { bumpFor } from "../../../src/diff/model.ts";
-import { DRIFT_RULE, domainOf, hostOf, securityDrift } from "../../../src/lint/drift-lens.ts";
+import { DRIFT_RULE, DRIFT_WARNING_RULE, domainOf, hostOf, securityDrift } from "../../../src/lint/drift-lens.ts";
 import { DEFAULT_LINT_OPTIONS, type Finding } from "../../../src/lint/model.ts";
 import { compareSurfaces } from "../../../src/policy/compare.ts";
 import { checkedRules } from "./rule-table.ts";
@@ -32,8 +32,9 @@ function tags(ascii: string): string {
   return [...ascii].map((ch) => String.fromCodePoint(0xe0000 + ch.charCodeAt(0))).join("");
 }
 
+/** Security drift of either kind: an attack (breaking) or a warning and a new foreign link (minor). */
 function drift(changes: Change[]): Change[] {
-  return changes.filter((c) => c.rule === DRIFT_RULE);
+  return changes.filter((c) => c.rule === DRIFT_RULE || c.rule === DRIFT_WARNING_RULE);
 }
 
 /** The lint rule a drift change names ("description now carries hidden-instructions: …"). */
@@ -130,7 +131,7 @@ describe("a change that brings in a finding is breaking", () => {
     expect(changes.map((c) => `${c.rule}:${c.severity}:${c.path}`)).toEqual([
       "description-changed:patch:/inputSchema/properties/city/description",
       "security-finding-introduced:breaking:/inputSchema/properties/city/description",
-      "security-finding-introduced:breaking:/inputSchema/properties/city/description",
+      "security-warning-introduced:minor:/inputSchema/properties/city/description",
     ]);
     // Sending the result to a URL is exfiltration; the raw IP over plain http is a risky link too.
     const [exfiltration, link] = drift(changes);
@@ -239,9 +240,10 @@ describe("a change that brings in a finding is breaking", () => {
     );
     expect(changes[0]).toMatchObject({ rule: "tool-added", severity: "minor", path: "" });
     const found = drift(changes);
-    expect(found.map((c) => `${lintRuleOf(c)}:${c.path}`)).toEqual([
-      "embedded-url:/inputSchema/properties/sidenote/description",
-      "secret-access-request:/inputSchema/properties/sidenote/description",
+    // The attack fails the run; the risky link beside it is a warning for review.
+    expect(found.map((c) => `${lintRuleOf(c)}:${c.severity}:${c.path}`)).toEqual([
+      "secret-access-request:breaking:/inputSchema/properties/sidenote/description",
+      "embedded-url:minor:/inputSchema/properties/sidenote/description",
     ]);
     for (const change of found) {
       expect(change.before).toBeUndefined();
