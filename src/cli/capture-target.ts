@@ -8,6 +8,7 @@ import type { CachedAuthorization } from "../auth/cached.ts";
 import { type CaptureOptions, captureSurface } from "../capture/capture.ts";
 import { openSession } from "../connect/index.ts";
 import { describeTarget, targetSecrets } from "../connect/target.ts";
+import { emptySchemaTools, emptySchemaWarning } from "../contract/empty-schemas.ts";
 import type { Contract } from "../contract/model.ts";
 import { VERSION } from "../version.ts";
 import { prepareForSurface } from "./jit-policy.ts";
@@ -103,6 +104,8 @@ async function captureWith(
       prepareForSurface(captured);
       const { value: contract, found } = maskHeldSecrets(captured);
       if (found.length) ui.warn(echoedSecretWarning(found));
+      const empty = emptySchemaTools(contract);
+      if (empty.length > 0) ui.warn(emptySchemaWarning(empty, contract.tools.length));
       // The names, never the values, of what the capture was given: a surface can depend on them.
       if (resolved.given?.env.length) contract.capture.env = resolved.given.env;
       if (resolved.given?.headers.length) contract.capture.headers = resolved.given.headers;

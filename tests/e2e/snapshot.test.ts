@@ -361,3 +361,32 @@ describe("CLI basics", () => {
     expect(readLockfile(out).tools).toHaveLength(3);
   });
 });
+
+describe("capture hygiene: empty tool schemas (issue #26)", () => {
+  const EMPTY = {
+    tools: [
+      { name: "search", inputSchema: { $schema: "http://json-schema.org/draft-07/schema#" } },
+      { name: "fetch", inputSchema: {} },
+      { name: "ping", inputSchema: { type: "object" } },
+    ],
+  };
+
+  test.concurrent("snapshot and check warn in one paragraph, name the cause and the fix, and keep the exit code", async () => {
+    const dir = tempDir();
+    const out = join(dir, "c.json");
+    const snapshot = await runCli(["snapshot", "-o", out, ...fixtureTarget(EMPTY)]);
+    expect(snapshot.code).toBe(0);
+    const warning = snapshot.stderr.split("\n").find((line) => line.includes("empty inputSchema")) ?? "";
+    expect(warning).toContain(
+      '2 of 3 tools came out with an empty inputSchema ({} or only $schema): "fetch", "search"',
+    );
+    expect(warning).toContain("zod@^3.25");
+    expect(readLockfile(out).tools).toHaveLength(3);
+    const check = await runCli(["check", "--baseline", out, ...fixtureTarget(EMPTY)]);
+    expect(check.code).toBe(0);
+    expect(check.stderr).toContain("empty inputSchema");
+    // A server whose tools all declare a schema gets no such warning.
+    const clean = await runCli(["snapshot", "-o", join(dir, "d.json"), ...fixtureTarget({})]);
+    expect(clean.stderr).not.toContain("empty inputSchema");
+  });
+});
