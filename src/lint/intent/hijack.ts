@@ -325,6 +325,8 @@ export function hijacksIn(sentence: string, context: IntentContext, mentions: To
       if (name !== undefined) {
         // A tool of this server is the server's own business; a word that is not a tool name is not a takeover.
         if (context.toolNames.has(name) || own.has(name)) continue;
+        // "This tool is deprecated": the text speaks of itself, which is its own business.
+        if (SELF_WORDS.test(name)) continue;
         if (how === "identifier" && !/[_-]/.test(name) && !/\s+tools?\b/i.test(s.match[0])) continue;
       }
       add(s, label);
@@ -334,6 +336,8 @@ export function hijacksIn(sentence: string, context: IntentContext, mentions: To
 }
 
 const NO_NAMES: ReadonlySet<string> = new Set();
+/** Words that name the tool the text belongs to, where a pattern expects another tool's name. */
+const SELF_WORDS = /^(?:this|that|the|my|our|its?|current|same)$/i;
 
 function ownNames(context: IntentContext): ReadonlySet<string> {
   // Server instructions legitimately steer the server's own tools; a tool steering itself is fine too.

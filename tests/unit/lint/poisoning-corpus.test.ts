@@ -11,85 +11,28 @@
  *   error or a warning on them (external-link infos are expected: documentation links).
  */
 import { describe, expect, test } from "bun:test";
-import { readdirSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import type { Contract, Prompt, Tool } from "../../../src/contract/model.ts";
-import { DEFAULT_LINT_OPTIONS, type Finding } from "../../../src/lint/model.ts";
-import { contract } from "../diff/helpers.ts";
-import { checkedRules } from "./rule-table.ts";
-
-const SECURITY_RULES = checkedRules("security");
-const ROOT = join(import.meta.dir, "../../..");
-const POISONED = join(ROOT, "tests/fixtures/poisoned");
-const BENIGN = join(ROOT, "tests/fixtures/benign");
-
-interface Case {
-  text: string;
-  /** Where the text goes: a tool description (default), a parameter description, the server instructions, a prompt, a tool name. */
-  where?: "description" | "parameter" | "instructions" | "prompt" | "name";
-  /** Other tools of the same server that the text names. */
-  siblings?: string[];
-}
-
-interface CorpusFile {
-  category: string;
-  rule: string;
-  level?: string;
-  cases: Case[];
-}
-
-function lint(c: Contract): Finding[] {
-  return SECURITY_RULES.flatMap((rule) =>
-    rule.check(c, DEFAULT_LINT_OPTIONS).map((f) => ({ ...f, rule: rule.id, level: rule.level })),
-  );
-}
-
-/** A small server with the case's text in place; its other texts are ordinary. */
-function surfaceWith(c: Case): Contract {
-  const plain: Tool = {
-    name: "daily_digest",
-    description: "Builds a digest of the day's notes.",
-    inputSchema: { type: "object", properties: { day: { type: "string", description: "Day, YYYY-MM-DD" } } },
-  };
-  const siblings: Tool[] = (c.siblings ?? []).map((name) => ({
-    name,
-    description: "Another tool of the server.",
-    inputSchema: { type: "object" },
-  }));
-  switch (c.where ?? "description") {
-    case "description":
-      return contract({ tools: [{ ...plain, description: c.text }, ...siblings] });
-    case "parameter":
-      return contract({
-        tools: [
-          {
-            ...plain,
-            inputSchema: { type: "object", properties: { context: { type: "string", description: c.text } } },
-          },
-          ...siblings,
-        ],
-      });
-    case "instructions":
-      return contract({ tools: [plain, ...siblings], instructions: c.text });
-    case "prompt":
-      return contract({ tools: [plain, ...siblings], prompts: [{ name: "review", description: c.text } as Prompt] });
-    case "name":
-      return contract({ tools: [{ ...plain, name: c.text }, ...siblings] });
-  }
-}
-
-function corpusFiles(dir: string): string[] {
-  return readdirSync(dir)
-    .filter((f) => f.endsWith(".json"))
-    .sort();
-}
+import {
+  BENIGN,
+  benignCaptures,
+  type Case,
+  corpusFiles,
+  lintSecurity as lint,
+  POISONED,
+  ROOT,
+  readContract,
+  readCorpus,
+  SECURITY_RULES,
+  surfaceWith,
+} from "../../helpers/security-corpus.ts";
 
 describe("the poisoned corpus: every case is caught by its rule", () => {
   const files = corpusFiles(POISONED);
   test("one file per intent, many paraphrases each", () => {
     expect(files.length).toBeGreaterThanOrEqual(11);
     for (const file of files) {
-      const corpus = JSON.parse(readFileSync(join(POISONED, file), "utf8")) as CorpusFile;
+      const corpus = readCorpus(file);
       expect(SECURITY_RULES.map((r) => r.id as string)).toContain(corpus.rule);
       expect(corpus.cases.length).toBeGreaterThanOrEqual(10);
       expect(new Set(corpus.cases.map((c) => c.text)).size).toBe(corpus.cases.length);
@@ -97,7 +40,7 @@ describe("the poisoned corpus: every case is caught by its rule", () => {
   });
 
   for (const file of files) {
-    const corpus = JSON.parse(readFileSync(join(POISONED, file), "utf8")) as CorpusFile;
+    const corpus = readCorpus(file);
     const level = corpus.level ?? "error";
     test(`${file}: ${corpus.category} → ${corpus.rule} (${level})`, () => {
       const missed: string[] = [];
@@ -113,12 +56,7 @@ describe("the poisoned corpus: every case is caught by its rule", () => {
 });
 
 describe("the benign corpus: no errors or warnings", () => {
-  const captures = [
-    ...corpusFiles(BENIGN)
-      .filter((f) => f.endsWith(".contract.json"))
-      .map((f) => join(BENIGN, f)),
-    ...corpusFiles(join(ROOT, "tests/fixtures/published")).map((f) => join(ROOT, "tests/fixtures/published", f)),
-  ];
+  const captures = benignCaptures();
 
   test("the captures are many real servers with many texts", () => {
     expect(captures.length).toBeGreaterThanOrEqual(30);
@@ -126,7 +64,7 @@ describe("the benign corpus: no errors or warnings", () => {
 
   for (const path of captures) {
     test(path.slice(ROOT.length + 1), () => {
-      const c = JSON.parse(readFileSync(path, "utf8")) as Contract;
+      const c = readContract(path);
       expect(c.tools.length + c.prompts.length + c.resources.length).toBeGreaterThan(0);
       const loud = lint(c).filter((f) => f.level !== "info");
       expect(loud.map((f) => `${f.rule} ${f.target.name}${f.path}: ${f.message}`)).toEqual([]);
