@@ -4,6 +4,7 @@ import Ajv2020 from "ajv/dist/2020";
 import addFormats from "ajv-formats";
 import type { Json, JsonObject } from "../../src/contract/model.ts";
 import { findWitness, minimalInstance } from "../../src/schema/witness.ts";
+import { limit } from "../helpers/clock.ts";
 
 // ── an independent checker: fresh ajv instances, dialect chosen by the test's own schema ──
 
@@ -831,7 +832,7 @@ describe("findWitness: bounded on huge schemas", () => {
       findWitness(next, old, { rule: "enum-value-added", path: "/properties/e/enum", after: "v500" }, "output"),
     ).toEqual({ e: "v500" });
     // The quadratic search took minutes here; now about a second each.
-    expect(performance.now() - started).toBeLessThan(30_000);
+    expect(performance.now() - started).toBeLessThan(limit(30_000));
   }, 60_000);
 
   test("an array of 10,000 unique items is built without comparing every pair", () => {
@@ -850,7 +851,7 @@ describe("findWitness: bounded on huge schemas", () => {
       expect(list.length).toBeGreaterThan(10_000);
       expect(new Set(list).size).toBe(list.length);
     }
-    expect(performance.now() - started).toBeLessThan(20_000);
+    expect(performance.now() - started).toBeLessThan(limit(20_000));
   });
 
   test("a schema too large to compile quickly is not witnessed at all", () => {
@@ -862,78 +863,6 @@ describe("findWitness: bounded on huge schemas", () => {
     const next: JsonObject = { anyOf: branches.map((b, i) => (i === 7 ? { ...b, required: ["kind"] } : b)) };
     const started = performance.now();
     expect(findWitness(old, next, { rule: "required-added", path: "/anyOf/7/required" }, "input")).toBeUndefined();
-    expect(performance.now() - started).toBeLessThan(1_000);
+    expect(performance.now() - started).toBeLessThan(limit(1_000));
   });
-});
-
-// ── micro-benchmark (printed, not asserted) ──────────────────────────────────────────────
-
-function midSizeSchema(i: number): JsonObject {
-  const properties: JsonObject = {};
-  for (let p = 0; p < 12; p++) {
-    properties[`field${i}_${p}`] =
-      p % 4 === 0
-        ? { type: "string", minLength: 1, maxLength: 100 + i }
-        : p % 4 === 1
-          ? { type: "integer", minimum: 0, maximum: 1000 + i }
-          : p % 4 === 2
-            ? { type: "array", items: { type: "string", enum: ["a", "b", `c${i}`] } }
-            : { $ref: "#/$defs/Address" };
-  }
-  properties.mode = { type: "string", enum: ["fast", "slow", `mode${i}`] };
-  return {
-    type: "object",
-    properties,
-    required: [`field${i}_0`, `field${i}_3`],
-    $defs: {
-      Address: {
-        type: "object",
-        properties: { street: { type: "string" }, zip: { type: "string", pattern: "^[0-9]{5}$" } },
-        required: ["zip"],
-      },
-    },
-  };
-}
-
-test("micro-benchmark: 500 findWitness calls on distinct mid-size schemas", { timeout: 120_000 }, () => {
-  const pairs = Array.from({ length: 500 }, (_, i) => {
-    const old = midSizeSchema(i);
-    const kind = i % 5;
-    const next = edit(old, (s) => {
-      if (kind === 0) s.properties.mode.enum.pop();
-      else if (kind === 1) s.required.push(`field${i}_1`);
-      else if (kind === 2) s.properties[`field${i}_1`].maximum = 10;
-      else if (kind === 3) s.additionalProperties = false;
-      else s.$defs.Address.properties.zip.pattern = "^[0-9]{5}-[0-9]{4}$";
-    });
-    const change =
-      kind === 0
-        ? { rule: "enum-value-removed", path: "/properties/mode/enum", before: `mode${i}` }
-        : kind === 1
-          ? { rule: "required-added", path: "/required", after: `field${i}_1` }
-          : kind === 2
-            ? { rule: "maximum-lowered", path: `/properties/field${i}_1/maximum` }
-            : kind === 3
-              ? { rule: "additional-properties-restricted", path: "/additionalProperties" }
-              : { rule: "pattern-changed", path: `/properties/field${i}_3/$ref/properties/zip/pattern` };
-    return { old, next, change };
-  });
-  let found = 0;
-  const t0 = performance.now();
-  for (const { old, next, change } of pairs) if (findWitness(old, next, change, "input") !== undefined) found++;
-  const cold = performance.now() - t0;
-  const t1 = performance.now();
-  for (const { old, next, change } of pairs) findWitness(old, next, change, "input");
-  const warm = performance.now() - t1;
-  const t2 = performance.now();
-  let none = 0;
-  for (const { old, next, change } of pairs) if (findWitness(old, next, change, "output") === undefined) none++;
-  const noWitness = performance.now() - t2;
-  console.log(
-    `witness bench: 500 calls, ${found} witnesses; cold (compiling 1000 schemas) ${cold.toFixed(0)} ms ` +
-      `(${(cold / 500).toFixed(2)} ms/call); warm (validators cached) ${warm.toFixed(0)} ms ` +
-      `(${(warm / 500).toFixed(2)} ms/call); no-witness direction (${none} undefined) ${noWitness.toFixed(0)} ms ` +
-      `(${(noWitness / 500).toFixed(2)} ms/call)`,
-  );
-  expect(found).toBe(500);
 });

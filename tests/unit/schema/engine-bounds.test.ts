@@ -5,18 +5,14 @@
  * values or `required` is never a change. Each test has a generous time bound, far above
  * what it takes and far below what the quadratic or exponential versions took.
  */
+
 import { describe, expect, test } from "bun:test";
 import type { Json, JsonObject } from "../../../src/contract/model.ts";
 import { compareSchemas } from "../../../src/schema/compare/index.ts";
 import { findWitness } from "../../../src/schema/witness.ts";
+import { limit, timed } from "../../helpers/clock.ts";
 
 const EVIL = `${"a".repeat(35)}!`;
-
-function timed<T>(f: () => T): { value: T; ms: number } {
-  const started = performance.now();
-  const value = f();
-  return { value, ms: performance.now() - started };
-}
 
 const rules = (changes: { rule: string; path: string }[]) => changes.map((c) => `${c.rule}@${c.path}`);
 
@@ -32,7 +28,7 @@ describe("server patterns in the comparison", () => {
     const { value, ms } = timed(() => compareSchemas(before, after));
     // No name matches the pattern: each property is simply removed.
     expect(value.map((c) => c.rule)).toEqual(names.map(() => "property-removed"));
-    expect(ms).toBeLessThan(2_000);
+    expect(ms).toBeLessThan(limit(2_000));
   });
 
   test("a name the pattern matches is compared with the pattern's schema", () => {
@@ -64,7 +60,7 @@ describe("server patterns in the comparison", () => {
     expect(change?.message).toContain("could not be decided");
     expect(change?.note).toContain("budget");
     expect(change?.before).toEqual({ type: "string" });
-    expect(ms).toBeLessThan(2_000);
+    expect(ms).toBeLessThan(limit(2_000));
   });
 });
 
@@ -84,7 +80,7 @@ describe("server patterns in the witness search", () => {
     const s = (value as JsonObject).s as string;
     expect(/^(a+)+$/u.test(s)).toBe(true);
     expect(s.length < 20 && !/^(a+)+b$/u.test(s)).toBe(true);
-    expect(ms).toBeLessThan(3_000);
+    expect(ms).toBeLessThan(limit(3_000));
   });
 
   test("no witness is made up from a host engine that gave up: both patterns accept every string", () => {
@@ -95,7 +91,7 @@ describe("server patterns in the witness search", () => {
       findWitness(withPattern("^(a+)+$|^x?"), withPattern("^(a+)+b$|^x?"), change, "input"),
     );
     expect(value).toBeUndefined();
-    expect(ms).toBeLessThan(3_000);
+    expect(ms).toBeLessThan(limit(3_000));
   });
 
   test("an undecidable pattern gives no witness, in bounded time", () => {
@@ -103,8 +99,8 @@ describe("server patterns in the witness search", () => {
     const { value, ms } = timed(() =>
       findWitness(withPattern("^(a+)+\\1$"), withPattern("^(a+)+\\1b$"), change, "input"),
     );
-    if (value !== undefined) expect(((value as JsonObject).s as string).length).toBeLessThan(41);
-    expect(ms).toBeLessThan(5_000);
+    if (value !== undefined) expect(((value as JsonObject).s as string).length).toBeLessThan(limit(41));
+    expect(ms).toBeLessThan(limit(5_000));
   });
 });
 
@@ -122,7 +118,7 @@ describe("reordering is never a change", () => {
     const after: JsonObject = { type: "object", properties: { x: { [key]: [...list].reverse() } } };
     const { value, ms } = timed(() => compareSchemas(before, after));
     expect(value).toEqual([]);
-    expect(ms).toBeLessThan(5_000);
+    expect(ms).toBeLessThan(limit(5_000));
   });
 
   test("one changed branch among 10,000 reordered ones is that one change", () => {
@@ -134,7 +130,7 @@ describe("reordering is never a change", () => {
       );
     const { value, ms } = timed(() => compareSchemas({ anyOf: list }, { anyOf: reordered }));
     expect(rules(value)).toEqual(["maximum-lowered@/anyOf/9899/properties/n/maximum"]);
-    expect(ms).toBeLessThan(5_000);
+    expect(ms).toBeLessThan(limit(5_000));
   });
 
   test("reordered branches that also changed their descriptions report only the descriptions", () => {
@@ -143,7 +139,7 @@ describe("reordering is never a change", () => {
     const { value, ms } = timed(() => compareSchemas({ anyOf: list }, { anyOf: reordered }));
     expect(new Set(value.map((c) => c.rule))).toEqual(new Set(["description-changed"]));
     expect(value).toHaveLength(2_000);
-    expect(ms).toBeLessThan(5_000);
+    expect(ms).toBeLessThan(limit(5_000));
   });
 
   test("branches that differ only in spelling still pair by meaning", () => {
@@ -166,7 +162,7 @@ describe("reordering is never a change", () => {
     };
     const { value, ms } = timed(() => compareSchemas(before, after));
     expect(value).toEqual([]);
-    expect(ms).toBeLessThan(5_000);
+    expect(ms).toBeLessThan(limit(5_000));
   });
 
   test("an anyOf of 10,000 values is folded and compared as a set", () => {
@@ -175,7 +171,7 @@ describe("reordering is never a change", () => {
       compareSchemas({ anyOf: consts }, { anyOf: [...consts].reverse().filter((c) => c.const !== 7) }),
     );
     expect(rules(value)).toEqual(["enum-value-removed@/enum"]);
-    expect(ms).toBeLessThan(5_000);
+    expect(ms).toBeLessThan(limit(5_000));
   });
 });
 
