@@ -43,10 +43,7 @@ describe("workflows", () => {
     expect(mac?.steps.some((s) => s.run?.includes("--targets darwin-arm64,darwin-x64 --sign"))).toBe(true);
   });
 
-  test("their shell steps are shellcheck-clean and put no expression inside a script", async () => {
-    requireTool("shellcheck");
-    const dir = tempDir();
-    const files: string[] = [];
+  test("their shell steps put no expression inside a script (shellcheck runs on them in tests/system)", () => {
     for (const [file, workflow] of [
       ["ci", ci],
       ["release", release],
@@ -58,14 +55,9 @@ describe("workflows", () => {
             step: `${file}/${jobName}/${i}`,
             expression: false,
           });
-          const path = join(dir, `${file}-${jobName}-${i}.sh`);
-          writeFileSync(path, `#!/usr/bin/env bash\nset -eo pipefail\n${step.run}`);
-          files.push(path);
         });
       }
     }
-    const result = await run(["shellcheck", "--severity=style", ...files]);
-    expect(result.stdout + result.stderr).toBe("");
   });
 
   test("the scripts they call exist", () => {

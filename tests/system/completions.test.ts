@@ -9,7 +9,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { binaryOnPath, cleanupTempDirs, requireTool, run, shippedBinary, tempDir } from "./ship-helpers.ts";
+import { binaryOnPath, cleanupTempDirs, requireTool, run, shippedBinary, tempDir } from "../e2e/ship-helpers.ts";
 
 afterAll(cleanupTempDirs);
 

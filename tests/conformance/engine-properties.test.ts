@@ -10,7 +10,7 @@
  */
 import { describe, expect, test } from "bun:test";
 import fc from "fast-check";
-import { isJsonObject, type Json } from "../../../src/contract/model.ts";
+import { isJsonObject, type Json } from "../../src/contract/model.ts";
 import {
   type GenOptions,
   type Overrides,
@@ -24,7 +24,7 @@ import {
   verdict,
   type WideningOptions,
   wideningPair,
-} from "./arbitraries.ts";
+} from "../unit/schema/arbitraries.ts";
 
 const SEED = 42;
 const RUNS = 300;

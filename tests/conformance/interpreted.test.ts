@@ -9,19 +9,19 @@ import { describe, expect, test } from "bun:test";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import fc from "fast-check";
-import { syntheticPair } from "../../../scripts/synthetic.ts";
-import { isJsonObject, type Json, type JsonObject } from "../../../src/contract/model.ts";
-import { gen } from "../../../src/schema/witness/instances.ts";
-import { interpretable, metaSchemaAccepts } from "../../../src/schema/witness/interpreted.ts";
-import { Side } from "../../../src/schema/witness/merge.ts";
-import { plainlyMetaValid } from "../../../src/schema/witness/meta-check.ts";
-import { buildValidator, validatorFor } from "../../../src/schema/witness/validators.ts";
-import { within } from "../../helpers/clock.ts";
-import { rootSchema } from "./arbitraries.ts";
+import { syntheticPair } from "../../scripts/synthetic.ts";
+import { isJsonObject, type Json, type JsonObject } from "../../src/contract/model.ts";
+import { gen } from "../../src/schema/witness/instances.ts";
+import { interpretable, metaSchemaAccepts } from "../../src/schema/witness/interpreted.ts";
+import { Side } from "../../src/schema/witness/merge.ts";
+import { plainlyMetaValid } from "../../src/schema/witness/meta-check.ts";
+import { buildValidator, validatorFor } from "../../src/schema/witness/validators.ts";
+import { within } from "../helpers/clock.ts";
+import { rootSchema } from "../unit/schema/arbitraries.ts";
 
 const DRAFT_07 = "http://json-schema.org/draft-07/schema#";
 const DRAFT_2020 = "https://json-schema.org/draft/2020-12/schema";
-const ROOT = join(import.meta.dir, "../../..");
+const ROOT = join(import.meta.dir, "../..");
 
 /** Values to try: what the witness generator makes of the schema, and arbitrary JSON. */
 function valuesFor(schema: Json, extra: Json[] = []): Json[] {

@@ -7,7 +7,7 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { archiveEntries, writeArchive, writeChecksums } from "../../../scripts/build.ts";
+import { archiveEntries, writeArchive, writeChecksums } from "../../scripts/build.ts";
 import {
   archiveName,
   COMPLETION_FILES,
@@ -15,10 +15,10 @@ import {
   RELEASE_BASE_URL,
   releaseBaseUrl,
   TARGETS,
-} from "../../../scripts/release-config.ts";
-import { tarGzFiles, zipFiles } from "../../../scripts/zip.ts";
-import { VERSION } from "../../../src/version.ts";
-import { cleanupTempDirs, ROOT, requireTool, run, tempDir } from "../../e2e/ship-helpers.ts";
+} from "../../scripts/release-config.ts";
+import { tarGzFiles, zipFiles } from "../../scripts/zip.ts";
+import { VERSION } from "../../src/version.ts";
+import { cleanupTempDirs, ROOT, requireTool, run, tempDir } from "../e2e/ship-helpers.ts";
 
 afterAll(cleanupTempDirs);
 

@@ -6,9 +6,9 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { FORMULA_PLATFORMS, parseSums, renderFormula } from "../../../scripts/formula.ts";
-import { archiveName, COMPLETION_FILES, RELEASE_BASE_URL, TARGETS } from "../../../scripts/release-config.ts";
-import { cleanupTempDirs, requireTool, run, tempDir } from "../../e2e/ship-helpers.ts";
+import { FORMULA_PLATFORMS, parseSums, renderFormula } from "../../scripts/formula.ts";
+import { archiveName, COMPLETION_FILES, RELEASE_BASE_URL, TARGETS } from "../../scripts/release-config.ts";
+import { cleanupTempDirs, requireTool, run, tempDir } from "../e2e/ship-helpers.ts";
 
 afterAll(cleanupTempDirs);
 

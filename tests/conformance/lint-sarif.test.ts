@@ -5,17 +5,11 @@
  * Microsoft's validator (`sarif-multitool validate`, with its GitHub ingestion rules).
  */
 import { describe, expect, test } from "bun:test";
-import {
-  buildSarif,
-  LINT_FINGERPRINT_KEY,
-  pascalCase,
-  renderSarif,
-  type SarifLevel,
-} from "../../../src/report/sarif.ts";
-import type { LintLevel } from "../../../src/rules/model.ts";
-import { LINT_RULES } from "../../../src/rules/registry.ts";
-import { VERSION } from "../../../src/version.ts";
-import { noteIds, runSarifMultitool, sarifSchemaValidator, TOLERATED_NOTES } from "../../helpers/sarif.ts";
+import { buildSarif, LINT_FINGERPRINT_KEY, pascalCase, renderSarif, type SarifLevel } from "../../src/report/sarif.ts";
+import type { LintLevel } from "../../src/rules/model.ts";
+import { LINT_RULES } from "../../src/rules/registry.ts";
+import { VERSION } from "../../src/version.ts";
+import { noteIds, runSarifMultitool, sarifSchemaValidator, TOLERATED_NOTES } from "../helpers/sarif.ts";
 import {
   IGNORE_REASON,
   LINT_NOTICES,
@@ -24,7 +18,7 @@ import {
   livePoisonedScenario,
   poisonedScenario,
   publishedScenario,
-} from "./lint-fixtures.ts";
+} from "../unit/report/lint-fixtures.ts";
 
 const poisoned = poisonedScenario();
 const live = livePoisonedScenario();

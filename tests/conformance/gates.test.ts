@@ -12,23 +12,23 @@
 import { describe, expect, test } from "bun:test";
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import type { Contract, Tool } from "../../../src/contract/model.ts";
-import { CONCEAL_PATTERNS, detectConcealment } from "../../../src/lint/intent/conceal.ts";
-import { detectExfiltration, mayExfiltrate } from "../../../src/lint/intent/exfiltration.ts";
-import { INTENT_GATE_LITERALS } from "../../../src/lint/intent/gate-literals.ts";
-import { hijacksIn, mayHijack, ToolMentions } from "../../../src/lint/intent/hijack.ts";
-import { literalGate, necessaryLiterals, readLiteral, spellLiteral } from "../../../src/lint/intent/literal-gate.ts";
-import { detectOverride } from "../../../src/lint/intent/override.ts";
-import { detectRemoteCode, mayRunRemoteCode } from "../../../src/lint/intent/remote-code.ts";
-import { detectSecretAccess, maySeekSecrets } from "../../../src/lint/intent/secrets.ts";
-import { DEFAULT_LINT_OPTIONS, type Finding } from "../../../src/lint/model.ts";
-import { INTENT_GATE_MIN, intentTriggers, SECURITY_CHECKS } from "../../../src/lint/rules-security.ts";
-import { surfaceTexts } from "../../../src/lint/surface-texts.ts";
-import { sentences } from "../../../src/lint/text-scan.ts";
-import { prng } from "../../../src/util/random.ts";
-import { contract } from "../diff/helpers.ts";
+import type { Contract, Tool } from "../../src/contract/model.ts";
+import { CONCEAL_PATTERNS, detectConcealment } from "../../src/lint/intent/conceal.ts";
+import { detectExfiltration, mayExfiltrate } from "../../src/lint/intent/exfiltration.ts";
+import { INTENT_GATE_LITERALS } from "../../src/lint/intent/gate-literals.ts";
+import { hijacksIn, mayHijack, ToolMentions } from "../../src/lint/intent/hijack.ts";
+import { literalGate, necessaryLiterals, readLiteral, spellLiteral } from "../../src/lint/intent/literal-gate.ts";
+import { detectOverride } from "../../src/lint/intent/override.ts";
+import { detectRemoteCode, mayRunRemoteCode } from "../../src/lint/intent/remote-code.ts";
+import { detectSecretAccess, maySeekSecrets } from "../../src/lint/intent/secrets.ts";
+import { DEFAULT_LINT_OPTIONS, type Finding } from "../../src/lint/model.ts";
+import { INTENT_GATE_MIN, intentTriggers, SECURITY_CHECKS } from "../../src/lint/rules-security.ts";
+import { surfaceTexts } from "../../src/lint/surface-texts.ts";
+import { sentences } from "../../src/lint/text-scan.ts";
+import { prng } from "../../src/util/random.ts";
+import { contract } from "../unit/diff/helpers.ts";
 
-const ROOT = join(import.meta.dir, "../../..");
+const ROOT = join(import.meta.dir, "../..");
 const FIXTURES = join(ROOT, "tests/fixtures");
 
 function jsonFiles(dir: string): string[] {

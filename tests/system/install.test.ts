@@ -21,7 +21,7 @@ import {
   shippedBinary,
   tempDir,
   VERSION,
-} from "./ship-helpers.ts";
+} from "../e2e/ship-helpers.ts";
 
 const INSTALL_SH = join(ROOT, "install.sh");
 /** What install.sh runs, besides curl or wget and a SHA-256 tool. */

@@ -25,7 +25,7 @@ import {
   readCorpus,
   SECURITY_RULES,
   surfaceWith,
-} from "../../helpers/security-corpus.ts";
+} from "../helpers/security-corpus.ts";
 
 describe("the poisoned corpus: every case is caught by its rule", () => {
   const files = corpusFiles(POISONED);

@@ -5,11 +5,11 @@
  * rules), on a check-style and a diff-style report.
  */
 import { beforeAll, describe, expect, test } from "bun:test";
-import { buildSarif, FINGERPRINT_KEY, pascalCase, renderSarif } from "../../../src/report/sarif.ts";
-import { DIFF_RULES as RULES } from "../../../src/rules/registry.ts";
-import { VERSION } from "../../../src/version.ts";
-import { noteIds, runSarifMultitool, sarifSchemaValidator, TOLERATED_NOTES } from "../../helpers/sarif.ts";
-import { checkScenario, diffScenario, type Scenario } from "./report-fixtures.ts";
+import { buildSarif, FINGERPRINT_KEY, pascalCase, renderSarif } from "../../src/report/sarif.ts";
+import { DIFF_RULES as RULES } from "../../src/rules/registry.ts";
+import { VERSION } from "../../src/version.ts";
+import { noteIds, runSarifMultitool, sarifSchemaValidator, TOLERATED_NOTES } from "../helpers/sarif.ts";
+import { checkScenario, diffScenario, type Scenario } from "../unit/report/report-fixtures.ts";
 
 let diff: Scenario;
 let check: Scenario;
