@@ -7,6 +7,7 @@ import { expect } from "bun:test";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { type CliResult, fixtureTarget, runCli } from "../helpers/cli.ts";
+import { limit } from "../helpers/clock.ts";
 
 export type { CliResult } from "../helpers/cli.ts";
 export { BIN, BUN, FIXTURE_SERVER, fixtureTarget, ROOT, runCli, startHttpFixture, tempDir } from "../helpers/cli.ts";
@@ -150,7 +151,7 @@ export function isAlive(pid: number): boolean {
 
 /** The pids still alive after waiting up to `ms` for them to go. */
 export async function survivors(pids: number[], ms = 3000): Promise<number[]> {
-  const deadline = Date.now() + ms;
+  const deadline = Date.now() + limit(ms);
   let alive = pids.filter(isAlive);
   while (alive.length && Date.now() < deadline) {
     await Bun.sleep(100);

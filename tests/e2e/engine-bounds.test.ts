@@ -6,11 +6,12 @@
  * minutes on each of these, the bounded engine takes a second or two.
  */
 import { describe, expect, test } from "bun:test";
+import { limit } from "../helpers/clock.ts";
 import { parseReport, type ToolDef, tool, writePair } from "./contract-builders.ts";
 import { runCli } from "./e2e-helpers.ts";
 
 /** Far above what a run takes, far below what the unbounded engine took. */
-const WALL_MS = 10_000;
+const WALL_MS = limit(10_000);
 const TEST_MS = 60_000;
 
 const EVIL = `${"a".repeat(35)}!`;

@@ -7,6 +7,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { limit } from "../helpers/clock.ts";
 import {
   BUN,
   type CliResult,
@@ -34,7 +35,7 @@ async function startV2Http(...flags: string[]): Promise<Running> {
   const proc = Bun.spawn([BUN, V2_SERVER, "--http", ...flags], { stdout: "pipe", stderr: "inherit", stdin: "ignore" });
   const reader = proc.stdout.getReader();
   let text = "";
-  const deadline = Date.now() + 15_000;
+  const deadline = Date.now() + limit(15_000);
   while (!/listening (\S+)/.test(text)) {
     if (Date.now() > deadline) throw new Error(`v2 fixture did not start: ${text}`);
     const { value, done } = await reader.read();
@@ -337,7 +338,7 @@ describe("a legacy-only server", () => {
       expectCleanFailure(forced, 3);
       expect(forced.stderr).toContain("no answer to server/discover after 2 s");
       expect(forced.stderr).toContain("capture it with --era legacy or --era auto");
-      expect(performance.now() - started).toBeLessThan(20_000);
+      expect(performance.now() - started).toBeLessThan(limit(20_000));
     },
     CASE_MS,
   );

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { cliCommand } from "../helpers/cli.ts";
+import { limit } from "../helpers/clock.ts";
 import {
   allPids,
   BUN,
@@ -91,7 +92,7 @@ function expectFailure(result: Measured, maxSeconds: number, ...phrases: (string
     if (typeof phrase === "string") expect(result.stderr).toContain(phrase);
     else expect(result.stderr).toMatch(phrase);
   }
-  expect(result.seconds).toBeLessThan(maxSeconds);
+  expect(result.seconds).toBeLessThan(limit(maxSeconds));
 }
 
 const stdio = (mode: string, ...args: string[]) => ["--", BUN, STDIO_SERVER, mode, ...args];
@@ -108,7 +109,7 @@ beforeAll(async () => {
   httpServer = Bun.spawn([BUN, HTTP_SERVER], { stdout: "pipe", stderr: "inherit", stdin: "ignore" });
   const reader = (httpServer.stdout as ReadableStream<Uint8Array>).getReader();
   let text = "";
-  const deadline = Date.now() + 15_000;
+  const deadline = Date.now() + limit(15_000);
   while (!/listening (\S+)/.test(text)) {
     if (Date.now() > deadline) throw new Error(`hostile HTTP server did not start: ${text}`);
     const { value, done } = await reader.read();
@@ -269,7 +270,7 @@ describe("stdio: huge lines are read in linear time, capped, and --timeout holds
       ]);
       expect(result.stderr).toContain("captured 0 tools");
       expect(result.code).toBe(0);
-      expect(result.seconds).toBeLessThan(20);
+      expect(result.seconds).toBeLessThan(limit(20));
     },
     CASE_MS,
   );
@@ -384,7 +385,7 @@ describe("stdio: requests from the server, bad ids, floods and storms end in bou
     async () => {
       const result = await run(["snapshot", "-o", "-", "--timeout", "20", ...stdio("notify-flood", "200000")]);
       expect(result.code).toBe(0);
-      expect(result.seconds).toBeLessThan(15);
+      expect(result.seconds).toBeLessThan(limit(15));
       expectPeakBelow(result, 400);
     },
     CASE_MS,
@@ -420,7 +421,7 @@ describe("stdio: requests from the server, bad ids, floods and storms end in bou
       const result = await run(["snapshot", "-o", "-", "--timeout", "20", ...stdio("list-changed-burst")]);
       expect(result.code).toBe(0);
       expect(JSON.parse(result.stdout).tools).toHaveLength(1);
-      expect(result.seconds).toBeLessThan(10);
+      expect(result.seconds).toBeLessThan(limit(10));
     },
     CASE_MS,
   );
@@ -469,14 +470,14 @@ describe("SIGHUP and SIGQUIT end the server's process group, like SIGINT and SIG
             stderr += new TextDecoder().decode(chunk);
         })();
         try {
-          const deadline = Date.now() + 15_000;
+          const deadline = Date.now() + limit(15_000);
           while (!stderr.includes("→ tools/list") && Date.now() < deadline) await Bun.sleep(50);
           expect(stderr).toContain("→ tools/list");
           await Bun.sleep(300);
           const sent = performance.now();
           proc.kill(signal);
           expect(await proc.exited).toBe(code);
-          expect(performance.now() - sent).toBeLessThan(3000);
+          expect(performance.now() - sent).toBeLessThan(limit(3000));
           await drained;
           expect(stderr).not.toMatch(/^\s+at /m);
           expect(await survivors(allPids(readPids(pidFile)))).toEqual([]);

@@ -5,6 +5,7 @@
  */
 import { afterAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";
+import { limit } from "../helpers/clock.ts";
 import {
   allPids,
   BIN,
@@ -54,7 +55,7 @@ function spawnCli(args: string[]) {
     proc,
     stderr: () => stderr,
     async waitFor(text: string, ms = 15_000) {
-      const deadline = Date.now() + ms;
+      const deadline = Date.now() + limit(ms);
       while (!stderr.includes(text)) {
         if (Date.now() > deadline || proc.exitCode !== null)
           throw new Error(`never saw ${JSON.stringify(text)}: ${stderr}`);
@@ -135,7 +136,7 @@ describe("signals", () => {
     cli.proc.kill("SIGINT");
     const result = await cli.finished();
     expect(result.code).toBe(130);
-    expect(performance.now() - sent).toBeLessThan(2000);
+    expect(performance.now() - sent).toBeLessThan(limit(2000));
     expect(result.stdout).toBe("");
     expect(result.stderr).not.toMatch(/^\s+at /m);
     expect(listDir(dir)).toEqual(["pids"]);
@@ -192,7 +193,7 @@ describe("signals", () => {
       join(dir, "c.json"),
       ...fixtureArgs({ mode: "hang", stubborn: true, pidFile }),
     ]);
-    const deadline = Date.now() + 10_000;
+    const deadline = Date.now() + limit(10_000);
     while (readPids(pidFile).length === 0 && Date.now() < deadline) await Bun.sleep(50);
     await Bun.sleep(1000);
     cli.proc.kill("SIGINT");
