@@ -4,6 +4,7 @@ import { UsageError } from "../errors.ts";
 import { guardStandardStreams } from "./globals.ts";
 import { readLockfile } from "./lockfile.ts";
 import { readUserFile } from "./read-user-file.ts";
+import { DEFAULT_LOCKFILE } from "./snapshot.ts";
 import { writeErr } from "./std-streams.ts";
 
 function integer(name: string, min: number, max: number) {
@@ -22,7 +23,7 @@ export function mockCommand() {
     .description(
       "Serve the contract's surface as an MCP server, in both protocol eras (legacy initialize and 2026-07-28 server/discover): over stdio, or Streamable HTTP at /mcp with --http. Lists, capabilities, server info and instructions are served exactly as recorded; tools/call validates the arguments against the tool's inputSchema and answers with a result generated from its outputSchema (or a fixture).",
     )
-    .requiredOption("--contract <file>", "the lockfile to serve (mcp.contract.json)")
+    .addOption(new Option("--contract <file>", "the lockfile to serve").default(DEFAULT_LOCKFILE))
     .option("--http", "serve Streamable HTTP at /mcp instead of stdio; the URL is printed on stderr")
     .addOption(
       new Option("--port <n>", "the HTTP port; 0 picks a free one").argParser(integer("--port", 0, 65535)).default(0),
@@ -43,7 +44,7 @@ export function mockCommand() {
       "after",
       `
 Examples:
-  $ mcp-contract mock --contract mcp.contract.json
+  $ mcp-contract mock                                   # serves ./mcp.contract.json
   $ mcp-contract snapshot -- mcp-contract mock --contract mcp.contract.json
   $ mcp-contract mock --contract mcp.contract.json --http --port 8931 --record calls.jsonl
   $ mcp-contract mock --contract mcp.contract.json --fixtures fixtures.json --seed 7`,
@@ -52,7 +53,7 @@ Examples:
       if (!options.http && cmd.getOptionValueSource("port") === "cli") {
         throw new UsageError("--port needs --http: without it the mock serves stdio.");
       }
-      const { contract } = readLockfile(options.contract, "contract");
+      const { contract } = readLockfile(options.contract, "contract", { elsewhere: "--contract FILE" });
       // The stdio mock writes to process.stdout itself.
       guardStandardStreams();
       const mock = await import("../mock/index.ts");

@@ -12,6 +12,7 @@ import { type Entry, entriesOf, naturalCompare, sectionsOf } from "./entries.ts"
 import { codeSpan, escapeMarkdown } from "./markdown.ts";
 import { type AnyReport, isChange, isSecurity, type ReportItem, type Side } from "./model.ts";
 import { bumpLine, countsLine, exemptionLabel, kindWord, serverLabel, toolListLine } from "./shared.ts";
+import { proseTextChange } from "./text-changes.ts";
 
 const KIND_HEADINGS: Record<TargetKind, string> = {
   tool: "Tools",
@@ -51,8 +52,11 @@ function exemptText(entry: Entry): string {
 
 function bullet(entry: Entry): string {
   const item = entry.items[0] as ReportItem;
-  const note = entry.note ? ` ${escapeMarkdown(`(${entry.note})`)}` : "";
-  return `- ${label(entry)}: ${escapeMarkdown(withoutTarget(item, entry.message))}${note}${exemptText(entry)}`;
+  // A word diff (security drift's note) is markup for reviewers; prose leaves it to the other formats.
+  const note = entry.note && !entry.note.startsWith("text diff: ") ? ` ${escapeMarkdown(`(${entry.note})`)}` : "";
+  // A rewritten text reads as the new text, not as word-diff markup.
+  const prose = entry.kind === "item" && isChange(item) ? proseTextChange(item) : undefined;
+  return `- ${label(entry)}: ${escapeMarkdown(withoutTarget(item, prose ?? entry.message))}${note}${exemptText(entry)}`;
 }
 
 /** "Removed (**breaking**):" and one name a line; each name with its own label when they differ. */

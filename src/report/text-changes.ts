@@ -17,6 +17,23 @@ const TEXT_RULES: ReadonlySet<string> = new Set(["description-changed", "instruc
 
 const isText = (value: Json | undefined): value is string => typeof value === "string";
 
+/** Longest text a prose line quotes whole; past it, its start and an ellipsis. */
+const PROSE_MAX = 300;
+
+/**
+ * For prose (the changelog, release notes a person reads top to bottom): a rewritten text as it
+ * now reads, without word-diff markup: `description now reads: "Search files by glob."`.
+ * Undefined for every other change.
+ */
+export function proseTextChange(change: ReportChange): string | undefined {
+  if (!TEXT_RULES.has(change.rule) || !isText(change.after)) return undefined;
+  const at = /^(.*?) changed(?: at ([^:]*))?(?::|$| from )/.exec(change.message);
+  const head = at?.[1] ?? change.message;
+  const where = at?.[2] === undefined ? "" : ` at ${at[2]}`;
+  const text = change.after.length > PROSE_MAX ? `${change.after.slice(0, PROSE_MAX - 1)}…` : change.after;
+  return `${head}${where} now reads: ${JSON.stringify(text)}`;
+}
+
 /** The change with its message showing a word diff, when it is a text that was rewritten (both sides present). */
 export function withTextDiff<C extends ReportChange>(change: C): C {
   if (!TEXT_RULES.has(change.rule) || !isText(change.before) || !isText(change.after)) return change;

@@ -1,0 +1,47 @@
+/**
+ * The first hour (issue #29), tried as a new user would: the defaults the help promises hold,
+ * and release notes read as prose.
+ */
+import { describe, expect, test } from "bun:test";
+import { copyFileSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { cliCommand, fixtureTarget, ROOT, runCli, tempDir } from "../helpers/cli.ts";
+
+describe("mock", () => {
+  test.concurrent("serves ./mcp.contract.json when --contract is not given, as its help says", async () => {
+    const dir = tempDir();
+    const lockfile = join(dir, "mcp.contract.json");
+    const made = await runCli(["snapshot", "-q", "-o", lockfile, ...fixtureTarget({})]);
+    expect(made.code).toBe(0);
+    // The mock, started with no flags in that directory, is captured: the same surface.
+    const again = await runCli(["snapshot", "-q", "-o", "-", "--", ...cliCommand(), "mock"], { cwd: dir });
+    expect(again.stderr).toBe("");
+    expect(again.code).toBe(0);
+    expect(JSON.parse(again.stdout).tools).toEqual(JSON.parse(readFileSync(lockfile, "utf8")).tools);
+  });
+
+  test.concurrent("with no lockfile there, says which file and the flag that names another", async () => {
+    const result = await runCli(["mock"], { cwd: tempDir() });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain("no contract lockfile at mcp.contract.json");
+    expect(result.stderr).toContain("--contract FILE");
+  });
+});
+
+describe("--format changelog", () => {
+  test.concurrent("a rewritten description reads as its new text, without word-diff markup", async () => {
+    const dir = tempDir();
+    const before = join(dir, "old.json");
+    const after = join(dir, "new.json");
+    copyFileSync(join(ROOT, "tests/fixtures/published/filesystem-2025.8.21.contract.json"), before);
+    const lock = JSON.parse(readFileSync(before, "utf8"));
+    lock.tools[0].description = "Create a directory, and its parents when they are missing.";
+    writeFileSync(after, JSON.stringify(lock));
+    const result = await runCli(["diff", before, after, "--format", "changelog"]);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain(
+      'description now reads: "Create a directory, and its parents when they are missing."',
+    );
+    expect(result.stdout).not.toMatch(/\{\+|\[-/);
+  });
+});
