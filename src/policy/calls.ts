@@ -121,13 +121,18 @@ export async function applyCalls(
     const calls = callsOf(change, consumer.calls);
     const { kind, name } = change.target;
     if (calls.length === 0) return exempt(change, `no recorded call reaches this ${kindWord(kind)}`);
-    const plural = `${calls.length} recorded call${calls.length === 1 ? "" : "s"}`;
+    // "the 1 recorded call … still validates", "the 3 recorded calls … still validate".
+    const one = calls.length === 1;
+    const plural = one ? "recorded call" : `${calls.length} recorded calls`;
+    const verb = (singular: string, many: string) => (one ? singular : many);
     if (kind === "tool" && change.direction === "input") {
       const tool = after.tools.find((t) => t.name === name);
       if (!tool || tool.inputSchema === undefined) return change;
       const schema = tool.inputSchema as Json;
       const allValid = calls.every((call) => valid(schema, call.params.arguments ?? {}) === true);
-      return allValid ? exempt(change, `the ${plural} to ${name} still validate against the new inputSchema`) : change;
+      return allValid
+        ? exempt(change, `the ${plural} to ${name} still ${verb("validates", "validate")} against the new inputSchema`)
+        : change;
     }
     if (kind === "tool" && change.direction === "output") {
       const fields = outputFields(change);
@@ -142,7 +147,7 @@ export async function applyCalls(
       const prompt = after.prompts.find((p) => p.name === name);
       if (!prompt) return change;
       return promptCallsFit(prompt, calls)
-        ? exempt(change, `the ${plural} to ${name} still fit its arguments`)
+        ? exempt(change, `the ${plural} to ${name} still ${verb("fits", "fit")} its arguments`)
         : change;
     }
     return change;

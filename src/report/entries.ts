@@ -287,14 +287,41 @@ const VERB_LIKE = /^(?:added|removed|now |no longer )/;
 export function runMessage(kind: TargetKind, names: readonly string[], what: string, quote: (name: string) => string) {
   const range = rangeOf(names, quote);
   return VERB_LIKE.test(what)
-    ? `${names.length} ${KIND_PLURAL[kind]} ${what}: ${range}`
+    ? `${names.length} ${KIND_PLURAL[kind]} ${pluralVerb(what)}: ${range}`
     : `${names.length} ${KIND_PLURAL[kind]} (${range}): ${what}`;
 }
 
-/** Names listed in full when short, else the first and the last, the last without the path they share. */
+/**
+ * What one item does, said of many: "now reaches …" → "now reach …", "no longer performs" →
+ * "no longer perform", "is now required" → "are now required".
+ */
+function pluralVerb(what: string): string {
+  return what.replace(/^((?:now|no longer|may now)\s+)?(\w+)/, (whole, adverb: string | undefined, verb: string) => {
+    const plural = VERB_PLURALS[verb];
+    return plural === undefined ? whole : `${adverb ?? ""}${plural}`;
+  });
+}
+
+const VERB_PLURALS: Record<string, string> = {
+  is: "are",
+  has: "have",
+  reaches: "reach",
+  performs: "perform",
+  accepts: "accept",
+  returns: "return",
+  requires: "require",
+  allows: "allow",
+  carries: "carry",
+};
+
+/** Past this width a list of names shows its first and last; a few names are always listed whole. */
+const LIST_WIDTH = 120;
+const FEW = 5;
+
+/** Names listed in full when few or short, else the first and the last, the last without the path they share. */
 export function rangeOf(names: readonly string[], quote: (name: string) => string): string {
   const all = names.map(quote).join(", ");
-  if (names.length <= 3 || all.length <= 80) return all;
+  if (names.length <= FEW || all.length <= LIST_WIDTH) return all;
   const first = names[0] as string;
   const last = names.at(-1) as string;
   let common = 0;

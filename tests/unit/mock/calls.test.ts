@@ -40,7 +40,7 @@ describe("applyCalls", () => {
       { method: "tools/call", params: { name: "get_forecast", arguments: { units: "metric" } } },
     ]);
     const [kept] = await applyCalls([narrowed], metric, after);
-    expect(kept?.exempt?.reason).toContain("still validate");
+    expect(kept?.exempt?.reason).toBe("the recorded call to get_forecast still validates against the new inputSchema");
     const imperial = consumer([
       { method: "tools/call", params: { name: "get_forecast", arguments: { units: "imperial" } } },
     ]);
