@@ -40,7 +40,9 @@ describe("applyCalls", () => {
       { method: "tools/call", params: { name: "get_forecast", arguments: { units: "metric" } } },
     ]);
     const [kept] = await applyCalls([narrowed], metric, after);
-    expect(kept?.exempt?.reason).toBe("the recorded call to get_forecast still validates against the new inputSchema");
+    expect(kept?.exempt?.reason).toBe(
+      "the recorded call to get_forecast still validates against the new inputSchema (--calls c.json)",
+    );
     const imperial = consumer([
       { method: "tools/call", params: { name: "get_forecast", arguments: { units: "imperial" } } },
     ]);
