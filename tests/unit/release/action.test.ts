@@ -6,9 +6,9 @@
  * break-glass label, the outputs, and a real check through the CLI.
  */
 import { afterAll, describe, expect, test } from "bun:test";
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { cleanupTempDirs, ROOT, requireTool, run, tempDir, writeExecutable } from "../../e2e/ship-helpers.ts";
+import { cleanupTempDirs, ROOT, run, tempDir, writeExecutable } from "../../e2e/ship-helpers.ts";
 
 afterAll(cleanupTempDirs);
 

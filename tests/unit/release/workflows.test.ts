@@ -4,10 +4,10 @@
  * no event data into scripts, and the scripts they call exist.
  */
 import { afterAll, describe, expect, test } from "bun:test";
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { TARGETS } from "../../../scripts/release-config.ts";
-import { cleanupTempDirs, ROOT, requireTool, run, tempDir } from "../../e2e/ship-helpers.ts";
+import { cleanupTempDirs, ROOT } from "../../e2e/ship-helpers.ts";
 
 afterAll(cleanupTempDirs);
 
