@@ -22,7 +22,7 @@
 import { stableStringify } from "../contract/canonical.ts";
 import { type Contract, isJsonObject, type Json, type JsonObject } from "../contract/model.ts";
 import { UsageError } from "../errors.ts";
-import { matchTemplate } from "./uri-template.ts";
+import { fitsTemplate } from "./uri-template.ts";
 import { describeProblem, validatorOf } from "./validate.ts";
 
 interface ToolFixture {
@@ -42,6 +42,11 @@ export class Fixtures {
       if (entry.arguments === undefined || (isJsonObject(args) && contains(args, entry.arguments))) return entry.result;
     }
     return undefined;
+  }
+
+  /** Whether an entry without `arguments` answers every call to the tool (nothing is generated for it). */
+  answersEveryCall(name: string): boolean {
+    return (this.tools.get(name) ?? []).some((entry) => entry.arguments === undefined);
   }
 
   resourceResult(uri: string): JsonObject | undefined {
@@ -118,7 +123,7 @@ export function parseFixtures(text: string, path: string, contract: Contract): F
     const where = `resources[${JSON.stringify(uri)}]`;
     const known =
       contract.resources.some((r) => r.uri === uri) ||
-      contract.resourceTemplates.some((t) => matchTemplate(t.uriTemplate, uri) !== undefined);
+      contract.resourceTemplates.some((t) => fitsTemplate(t.uriTemplate, uri));
     if (!known) bad(`${where}: the contract lists no resource with this URI and no template matches it.`);
     if (!isJsonObject(value)) return bad(`${where} must be an object.`);
     if (Array.isArray(value.contents)) resources.set(uri, value);

@@ -1,13 +1,17 @@
 /**
  * Deterministic values from a JSON Schema, for the mock's tool results: a small seeded
- * generator (the same seed, tool and arguments give the same value), with every value checked
- * against the schema by ajv and the witness engine's minimal instance as the fallback.
+ * generator (the same seed, tool and arguments give the same value). The generator reads only
+ * the common keywords (it ignores `not`, `if`, lookaheads and the like), so a value is never
+ * answered on its say-so: generateValid checks each draw with the validator the mock uses for
+ * arguments (the official SDK clients validate structuredContent too), draws again with
+ * derived seeds, then tries the witness engine's minimal instance, and otherwise says why not.
  */
 
 import { stableStringify } from "../contract/canonical.ts";
 import { isJsonObject, type Json, type JsonObject } from "../contract/model.ts";
 import { minimalInstance } from "../schema/witness/instances.ts";
-import { validatorOf } from "./validate.ts";
+import { drawStrings } from "./pattern-strings.ts";
+import { patternAccepts, type SchemaProblem, validatorOf } from "./validate.ts";
 
 export { prng } from "../util/random.ts";
 
@@ -58,15 +62,37 @@ const MAX_DEPTH = 12;
 const MAX_TEXT = 10_000;
 const MAX_ITEMS = 1_000;
 
-/** A value for `schema` (resolving local $refs against `root`), deterministic for a seed. */
-export function generate(schema: Json, seed: number, root: Json = schema): Json {
-  const ctx: Ctx = { root, r: prng(seed), refs: [] };
+/** A value the schema accepts, or the first draw's first problem (none: nothing was drawn at all). */
+export type Generated = { value: Json } | { problem: SchemaProblem | undefined };
+
+/**
+ * A value `schema` accepts (resolving local $refs against `root`), deterministic for a seed:
+ * the draw from `seed`, else from `attempts - 1` seeds derived from it, else the minimal
+ * instance.
+ */
+export function generateValid(schema: Json, seed: number, attempts = 4, root: Json = schema): Generated {
   const valid = validatorOf(schema);
-  const value = gen(schema, ctx, 0);
-  if (value !== undefined && !valid(value)) return value;
+  let first: SchemaProblem | undefined;
+  const accept = (value: Json | undefined): value is Json => {
+    if (value === undefined) return false;
+    const problem = valid(value);
+    first ??= problem;
+    return problem === undefined;
+  };
+  for (let attempt = 0; attempt < attempts; attempt++) {
+    const ctx: Ctx = { root, r: prng(attempt === 0 ? seed : seedFor(seed, attempt)), refs: [] };
+    const value = gen(schema, ctx, 0);
+    if (accept(value)) return { value };
+  }
   const fallback = minimalInstance(schema, root);
-  if (fallback !== undefined && !valid(fallback)) return fallback;
-  return value ?? fallback ?? null;
+  if (accept(fallback)) return { value: fallback };
+  return { problem: first };
+}
+
+/** A valid value for `schema`, or undefined when none was found (see generateValid). */
+export function generate(schema: Json, seed: number, root: Json = schema): Json | undefined {
+  const outcome = generateValid(schema, seed, 4, root);
+  return "value" in outcome ? outcome.value : undefined;
 }
 
 function resolve(root: Json, ref: string): Json | undefined {
@@ -120,6 +146,7 @@ function gen(schema: Json | undefined, ctx: Ctx, depth: number): Json | undefine
     }
   }
   s = flatten(s);
+  if (s.not !== undefined) return withoutExcluded(s, ctx, depth);
   if (s.const !== undefined) return s.const;
   if (Array.isArray(s.enum) && s.enum.length > 0) return pick(s.enum, ctx.r);
   if (s.default !== undefined && ctx.r() < 0.2) return s.default;
@@ -155,6 +182,32 @@ function gen(schema: Json | undefined, ctx: Ctx, depth: number): Json | undefine
     default:
       return pick(WORDS, ctx.r);
   }
+}
+
+/** Draws of a schema's other keywords tried against its `not` before giving up on it. */
+const NOT_DRAWS = 8;
+
+/**
+ * A value for a schema with `not`: its enum without the excluded values, or draws of the other
+ * keywords until one falls outside `not`, checked where it stands (a draw of the whole result
+ * would have to be lucky at every `not` at once). A `not` with a $ref cannot be checked on its
+ * own (the reference is the root's): it is left to the check of the whole value.
+ */
+function withoutExcluded(s: JsonObject, ctx: Ctx, depth: number): Json | undefined {
+  const rest: JsonObject = { ...s };
+  delete rest.not;
+  if (JSON.stringify(s.not).includes('"$ref"')) return gen(rest, ctx, depth + 1);
+  const excluded = (value: Json) => validatorOf(s.not as Json)(value) === undefined;
+  if (Array.isArray(rest.enum)) {
+    rest.enum = rest.enum.filter((value) => !excluded(value));
+    if (rest.enum.length === 0) return undefined;
+  }
+  let value: Json | undefined;
+  for (let draw = 0; draw < NOT_DRAWS; draw++) {
+    value = gen(rest, ctx, depth + 1);
+    if (value === undefined || !excluded(value)) return value;
+  }
+  return value;
 }
 
 function inferType(s: JsonObject): string {
@@ -194,10 +247,15 @@ function numberOf(s: JsonObject, integer: boolean, r: () => number): number {
   return Math.round((lo + r() * (hi - lo)) * 100) / 100;
 }
 
+/** Random draws tried when the minimal sample does not fit a pattern (lookaheads, mostly). */
+const PATTERN_DRAWS = 24;
+
 function stringOf(s: JsonObject, r: () => number): string | undefined {
   if (typeof s.pattern === "string") {
     const sample = minimalInstance({ type: "string", pattern: s.pattern, ...lengths(s) });
-    return typeof sample === "string" ? sample : undefined;
+    if (typeof sample === "string" && fitsString(s, s.pattern, sample)) return sample;
+    const drawn = drawStrings(s.pattern, r, PATTERN_DRAWS).find((text) => fitsString(s, s.pattern as string, text));
+    return drawn ?? (typeof sample === "string" ? sample : undefined);
   }
   const format = typeof s.format === "string" ? FORMATS[s.format] : undefined;
   let text = format ? format(r) : pick(WORDS, r);
@@ -206,6 +264,13 @@ function stringOf(s: JsonObject, r: () => number): string | undefined {
   while ([...text].length < min) text += pick(WORDS, r);
   if ([...text].length > max) text = [...text].slice(0, max).join("");
   return text;
+}
+
+/** Whether a string meets the pattern (decided as the validator decides it) and the lengths. */
+function fitsString(s: JsonObject, pattern: string, text: string): boolean {
+  const length = [...text].length;
+  if (length < (num(s.minLength) ?? 0) || length > (num(s.maxLength) ?? Infinity)) return false;
+  return patternAccepts(pattern, text);
 }
 
 function lengths(s: JsonObject): JsonObject {

@@ -37,6 +37,17 @@ export async function runMock(options: RunMockOptions): Promise<void> {
     fixtures: options.fixtures,
     onExchange: fd === undefined ? undefined : (exchange: Exchange) => writeSync(fd, `${JSON.stringify(exchange)}\n`),
   });
+  // One line per tool the mock cannot answer (its calls get a tool error that says the same),
+  // judged alongside serving: compiling thousands of schemas must not delay the first answer.
+  const checking = new AbortController();
+  server
+    .checkOutputs(
+      (name, why) => options.say(`mcp-contract mock: tool ${JSON.stringify(name)} cannot be answered: ${oneLine(why)}`),
+      checking.signal,
+    )
+    .catch(() => {
+      // Only stderr can fail here (a closed pipe); the calls still answer with the same reasons.
+    });
   try {
     if (!options.http) {
       await serveStdio(server);
@@ -60,6 +71,12 @@ export async function runMock(options: RunMockOptions): Promise<void> {
     process.once("SIGTERM", stopOn(143));
     await serving.closed;
   } finally {
+    checking.abort();
     if (fd !== undefined) closeSync(fd);
   }
+}
+
+/** A reason can quote a pattern, and patterns may hold line breaks: escape them to keep one line. */
+function oneLine(text: string): string {
+  return text.replace(/[\u0000-\u001f\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
 }

@@ -6,7 +6,7 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { MockServer } from "./server.ts";
-import { answerMessage } from "./transports.ts";
+import { answerText, serialize } from "./transports.ts";
 
 export interface NodeHttpServing {
   url: string;
@@ -32,20 +32,8 @@ async function respond(server: MockServer, request: IncomingMessage, response: S
     response.writeHead(405, { allow: "POST" }).end();
     return;
   }
-  let message: unknown;
-  try {
-    message = JSON.parse(await readBody(request));
-  } catch (error) {
-    const body = {
-      jsonrpc: "2.0",
-      id: null,
-      error: { code: -32700, message: `Parse error: ${(error as Error).message}` },
-    };
-    response.writeHead(400, { "content-type": "application/json" }).end(JSON.stringify(body));
-    return;
-  }
   let ack: object | undefined;
-  const answer = answerMessage(server, message, {}, (a) => {
+  const { answer, parsed } = answerText(server, await readBody(request), {}, (a) => {
     ack = a;
   });
   if (ack !== undefined) {
@@ -58,15 +46,17 @@ async function respond(server: MockServer, request: IncomingMessage, response: S
     response.writeHead(202).end();
     return;
   }
-  response.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(answer));
+  response.writeHead(parsed ? 200 : 400, { "content-type": "application/json" }).end(serialize(answer));
 }
 
 /** Serve on host:port (0: a free port) until close(). */
 export function serveNodeHttp(server: MockServer, host: string, port: number): Promise<NodeHttpServing> {
   const http = createServer((request, response) => {
     respond(server, request, response).catch((error: Error) => {
-      if (!response.headersSent) response.writeHead(500, { "content-type": "text/plain" });
-      response.end(`Internal error: ${error.message}\n`);
+      // Only reading the body can fail here (answerText never throws): still a JSON-RPC answer.
+      const body = { jsonrpc: "2.0", id: null, error: { code: -32603, message: `Internal error: ${error.message}` } };
+      if (!response.headersSent) response.writeHead(500, { "content-type": "application/json" });
+      response.end(JSON.stringify(body));
     });
   });
   return new Promise((resolve, reject) => {

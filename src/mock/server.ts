@@ -25,8 +25,9 @@ import {
   type Tool,
 } from "../contract/model.ts";
 import type { Fixtures } from "./fixtures.ts";
-import { generate, seedFor } from "./generate.ts";
-import { matchTemplate } from "./uri-template.ts";
+import { generateValid, seedFor } from "./generate.ts";
+import { judgeOutput, type OutputVerdict } from "./output-check.ts";
+import { fitsTemplate } from "./uri-template.ts";
 import { describeProblem, validatorOf } from "./validate.ts";
 
 export const METHOD_NOT_FOUND = -32601;
@@ -85,12 +86,17 @@ const fail = (code: number, message: string, data?: Json): never => {
   throw new RpcFailure(data === undefined ? { code, message } : { code, message, data });
 };
 
+/** Draws a call tries before it falls back on the value its tool's verdict found. */
+const CALL_ATTEMPTS = 4;
+
 export class MockServer {
   private readonly tools = new Map<string, Tool>();
   private readonly resources = new Map<string, Resource>();
   private readonly prompts = new Map<string, Prompt>();
   readonly legacyVersions: string[];
   readonly modernVersions: string[];
+  /** Per tool with an outputSchema, whether the mock can answer it (see output-check.ts); judged once. */
+  private readonly verdicts = new Map<string, OutputVerdict>();
 
   constructor(
     readonly contract: Contract,
@@ -109,6 +115,38 @@ export class MockServer {
         : [...LEGACY_PROTOCOL_VERSIONS];
     if (era === "legacy" && !this.legacyVersions.includes(contract.protocolVersion)) {
       this.legacyVersions.unshift(contract.protocolVersion);
+    }
+  }
+
+  /** The verdict on a tool's outputSchema, judged on first need. */
+  private verdictFor(tool: Tool, schema: Json): OutputVerdict {
+    let verdict = this.verdicts.get(tool.name);
+    if (!verdict) {
+      verdict = judgeOutput(schema, seedFor(this.options.seed, tool.name));
+      this.verdicts.set(tool.name, verdict);
+    }
+    return verdict;
+  }
+
+  /**
+   * Judge every tool whose results are generated, calling `report` once per tool the mock cannot
+   * answer (the CLI prints one line each at start-up). Each schema costs milliseconds to compile,
+   * so this yields to the event loop every `sliceMs`: a contract of thousands of tools is served
+   * at once, and a call that comes first judges its own tool on the spot. `signal` stops it
+   * when the mock stops serving.
+   */
+  async checkOutputs(report: (name: string, why: string) => void, signal?: AbortSignal, sliceMs = 50): Promise<void> {
+    let sliceStart = performance.now();
+    for (const tool of this.tools.values()) {
+      if (signal?.aborted) return;
+      const schema = outputSchemaOf(tool);
+      if (schema === undefined || this.options.fixtures?.answersEveryCall(tool.name)) continue;
+      const verdict = this.verdictFor(tool, schema);
+      if ("why" in verdict) report(tool.name, verdict.why);
+      if (performance.now() - sliceStart > sliceMs) {
+        await new Promise((resume) => setImmediate(resume));
+        sliceStart = performance.now();
+      }
     }
   }
 
@@ -279,21 +317,18 @@ export class MockServer {
     if (tool.inputSchema !== undefined) {
       const problem = validatorOf(tool.inputSchema)(args);
       if (problem) {
-        return {
-          content: [
-            {
-              type: "text",
-              text: `Input validation error: Invalid arguments for tool ${name}: ${describeProblem(problem)}`,
-            },
-          ],
-          isError: true,
-        };
+        return toolError(`Input validation error: Invalid arguments for tool ${name}: ${describeProblem(problem)}`);
       }
     }
     const canned = this.options.fixtures?.toolResult(name, args);
     if (canned) return canned;
-    if (isJsonObject(tool.outputSchema)) {
-      const structured = generate(tool.outputSchema, seedFor(this.options.seed, name, args));
+    const schema = outputSchemaOf(tool);
+    if (schema !== undefined) {
+      const verdict = this.verdictFor(tool, schema);
+      if ("why" in verdict) return toolError(`mcp-contract mock cannot answer ${name}: ${verdict.why}`);
+      // The call's own draws vary with its arguments; the verdict's value is valid whatever they are.
+      const outcome = generateValid(schema, seedFor(this.options.seed, name, args), CALL_ATTEMPTS);
+      const structured = "value" in outcome ? outcome.value : verdict.value;
       return { content: [{ type: "text", text: JSON.stringify(structured) }], structuredContent: structured };
     }
     return { content: [{ type: "text", text: `mock result of ${name}(${JSON.stringify(args)})` }] };
@@ -307,7 +342,7 @@ export class MockServer {
     const listed = this.resources.get(uri);
     if (listed) return { contents: [contentFor(uri, listed)] };
     for (const template of this.contract.resourceTemplates) {
-      if (matchTemplate(template.uriTemplate, uri)) return { contents: [contentFor(uri, template)] };
+      if (fitsTemplate(template.uriTemplate, uri)) return { contents: [contentFor(uri, template)] };
     }
     return fail(era === "modern" ? INVALID_PARAMS : RESOURCE_NOT_FOUND, `Resource not found: ${uri}`, { uri });
   }
@@ -336,6 +371,16 @@ export class MockServer {
     if (typeof prompt.description === "string") result.description = prompt.description;
     return result;
   }
+}
+
+/** A tool's outputSchema when results are generated from it (`false`: one nothing satisfies). */
+function outputSchemaOf(tool: Tool): Json | undefined {
+  return isJsonObject(tool.outputSchema) || tool.outputSchema === false ? tool.outputSchema : undefined;
+}
+
+/** A CallToolResult that reports a failure to the model, as a server's own tool error would. */
+function toolError(text: string): JsonObject {
+  return { content: [{ type: "text", text }], isError: true };
 }
 
 function contentFor(uri: string, item: Resource | ResourceTemplate): JsonObject {

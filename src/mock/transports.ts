@@ -9,8 +9,18 @@ const INTERNAL_ERROR = -32603;
 type Outgoing = JsonObject;
 
 /**
+ * How deep a message may nest. Everything after parsing (the validator on a recursive schema,
+ * the seed's canonical text, the recording's JSON.stringify) recurses through the value, and the
+ * runtime's stack ends somewhere past ten thousand levels with a RangeError; no MCP message
+ * needs more than a few dozen levels, so a deeper one is refused up front, as a request.
+ */
+export const MAX_MESSAGE_DEPTH = 1_000;
+
+/**
  * Answer one parsed message (or a batch). `onListen` receives a listen stream's
  * acknowledgment; the request itself stays open. Undefined: nothing to send back.
+ * Never throws: each message of a batch is answered on its own, so one bad member (malformed,
+ * too deep, or one that trips a bug of ours) costs only its own answer.
  */
 export function answerMessage(
   server: MockServer,
@@ -18,13 +28,79 @@ export function answerMessage(
   connection: Connection,
   onListen: (ack: Outgoing) => void,
 ): Outgoing | Outgoing[] | undefined {
-  if (Array.isArray(message)) {
-    if (message.length === 0) return invalid(null, "an empty batch");
-    const answers = message
-      .map((m) => answerMessage(server, m, connection, onListen))
-      .filter((a): a is Outgoing => a !== undefined && !Array.isArray(a));
-    return answers.length > 0 ? answers : undefined;
+  if (!Array.isArray(message)) return answerSafely(server, message, connection, onListen);
+  if (message.length === 0) return invalid(null, "an empty batch");
+  const answers: Outgoing[] = [];
+  for (const member of message) {
+    // JSON-RPC batches do not nest: an array inside one is an invalid member, not a batch to
+    // descend into (a 100,000-deep array used to recurse here until the stack overflowed).
+    const answer = Array.isArray(member)
+      ? invalid(null, "a batch inside a batch")
+      : answerSafely(server, member, connection, onListen);
+    if (answer !== undefined) answers.push(answer);
   }
+  return answers.length > 0 ? answers : undefined;
+}
+
+function answerSafely(
+  server: MockServer,
+  message: unknown,
+  connection: Connection,
+  onListen: (ack: Outgoing) => void,
+): Outgoing | undefined {
+  const id =
+    isJsonObject(message) && (typeof message.id === "string" || typeof message.id === "number") ? message.id : null;
+  if (deeperThan(message, MAX_MESSAGE_DEPTH)) return invalid(id, `nested deeper than ${MAX_MESSAGE_DEPTH} levels`);
+  try {
+    return answerOne(server, message, connection, onListen);
+  } catch (error) {
+    // A bug of ours, or a contract no code path expected: an internal error, and the mock lives
+    // on. A notification is never answered, not even with an error (JSON-RPC 2.0, section 4.1).
+    const notification = isJsonObject(message) && typeof message.method === "string" && message.id === undefined;
+    return notification ? undefined : internalError(id, error);
+  }
+}
+
+/** What a transport sends back for one body or line: its answer, and whether it was even JSON. */
+export interface TextAnswer {
+  answer: Outgoing | Outgoing[] | undefined;
+  parsed: boolean;
+}
+
+/**
+ * Answer the text of one stdio line or HTTP body, the same way on every transport: text that
+ * is not JSON is a parse error (-32700); anything else goes to answerMessage, which never throws.
+ */
+export function answerText(
+  server: MockServer,
+  text: string,
+  connection: Connection,
+  onListen: (ack: Outgoing) => void,
+): TextAnswer {
+  let message: unknown;
+  try {
+    message = JSON.parse(text);
+  } catch (error) {
+    return { answer: parseError(error), parsed: false };
+  }
+  return { answer: answerMessage(server, message, connection, onListen), parsed: true };
+}
+
+/** The JSON text of an answer; an internal error if it cannot be written (it never should). */
+export function serialize(answer: Outgoing | Outgoing[]): string {
+  try {
+    return JSON.stringify(answer);
+  } catch (error) {
+    return JSON.stringify(internalError(null, error));
+  }
+}
+
+function answerOne(
+  server: MockServer,
+  message: unknown,
+  connection: Connection,
+  onListen: (ack: Outgoing) => void,
+): Outgoing | undefined {
   if (!isJsonObject(message) || message.jsonrpc !== "2.0") return invalid(null, "not a JSON-RPC 2.0 message");
   const { id, method, params } = message;
   if (typeof method !== "string") {
@@ -36,13 +112,7 @@ export function answerMessage(
     return undefined;
   }
   if (typeof id !== "string" && typeof id !== "number") return invalid(null, "an id that is not a string or number");
-  let answer: ReturnType<MockServer["handle"]>;
-  try {
-    answer = server.handle(method, params, connection);
-  } catch (error) {
-    // A bug of ours, or a contract no code path expected: an internal error, and the mock lives on.
-    answer = { error: { code: INTERNAL_ERROR, message: `Internal error: ${(error as Error).message}` } };
-  }
+  const answer = server.handle(method, params, connection);
   if ("listen" in answer) {
     onListen({
       jsonrpc: "2.0",
@@ -54,6 +124,18 @@ export function answerMessage(
   return envelope(id, answer);
 }
 
+/** Whether a value nests deeper than `limit` arrays and objects; iterative, so any depth is safe to ask. */
+function deeperThan(value: unknown, limit: number): boolean {
+  const stack: Array<[unknown, number]> = [[value, 0]];
+  for (let next = stack.pop(); next !== undefined; next = stack.pop()) {
+    const [node, depth] = next;
+    if (node === null || typeof node !== "object") continue;
+    if (depth >= limit) return true;
+    for (const child of Array.isArray(node) ? node : Object.values(node)) stack.push([child, depth + 1]);
+  }
+  return false;
+}
+
 function envelope(id: Json, answer: Answer): Outgoing {
   return "result" in answer
     ? { jsonrpc: "2.0", id, result: answer.result }
@@ -62,6 +144,11 @@ function envelope(id: Json, answer: Answer): Outgoing {
 
 function invalid(id: Json, what: string): Outgoing {
   return { jsonrpc: "2.0", id, error: { code: INVALID_REQUEST, message: `Invalid Request: ${what}` } };
+}
+
+function internalError(id: Json, error: unknown): Outgoing {
+  const message = error instanceof Error ? error.message : String(error);
+  return { jsonrpc: "2.0", id, error: { code: INTERNAL_ERROR, message: `Internal error: ${message}` } };
 }
 
 function parseError(error: unknown): Outgoing {
@@ -76,7 +163,7 @@ function parseError(error: unknown): Outgoing {
 export function serveStdio(server: MockServer): Promise<void> {
   const connection: Connection = {};
   const write = (message: Outgoing | Outgoing[]) => {
-    process.stdout.write(`${JSON.stringify(message)}\n`);
+    process.stdout.write(`${serialize(message)}\n`);
   };
   return new Promise((resolve) => {
     let buffer = "";
@@ -87,14 +174,8 @@ export function serveStdio(server: MockServer): Promise<void> {
         const line = buffer.slice(0, at).replace(/\r$/, "");
         buffer = buffer.slice(at + 1);
         if (line.trim() === "") continue;
-        let message: unknown;
-        try {
-          message = JSON.parse(line);
-        } catch (error) {
-          write(parseError(error));
-          continue;
-        }
-        const answer = answerMessage(server, message, connection, write);
+        // Each line stands alone: a bad one is answered with an error and the next is read.
+        const { answer } = answerText(server, line, connection, write);
         if (answer !== undefined) write(answer);
       }
     });
@@ -121,25 +202,23 @@ export function serveHttp(server: MockServer, host: string, port: number): HttpS
     hostname: host,
     port,
     idleTimeout: 0,
+    // Bun's development mode answers a handler's exception with an HTML page of source paths
+    // and code; a client of the mock must only ever see JSON-RPC.
+    development: false,
+    error: (error) => new Response(serialize(internalError(null, error)), { status: 500, headers: JSON_HEADERS }),
     fetch: async (request) => {
       const url = new URL(request.url);
       if (url.pathname !== "/mcp") return new Response("Not Found: the MCP endpoint is /mcp\n", { status: 404 });
       if (request.method !== "POST") {
         return new Response(null, { status: 405, headers: { allow: "POST" } });
       }
-      let message: unknown;
-      try {
-        message = JSON.parse(await request.text());
-      } catch (error) {
-        return new Response(JSON.stringify(parseError(error)), { status: 400, headers: JSON_HEADERS });
-      }
       let ack: Outgoing | undefined;
-      const answer = answerMessage(server, message, {}, (a) => {
+      const { answer, parsed } = answerText(server, await request.text(), {}, (a) => {
         ack = a;
       });
       if (ack !== undefined) return listenStream(ack, request.signal);
       if (answer === undefined) return new Response(null, { status: 202 });
-      return new Response(JSON.stringify(answer), { status: 200, headers: JSON_HEADERS });
+      return new Response(serialize(answer), { status: parsed ? 200 : 400, headers: JSON_HEADERS });
     },
   });
   return {

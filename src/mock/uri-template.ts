@@ -1,55 +1,28 @@
-/** RFC 6570 URI templates, as the mock matches a requested URI against a resource template. */
+/**
+ * RFC 6570 URI templates, as the mock decides whether a requested URI (resources/read, a
+ * fixture's key) is an expansion of one of the contract's resource templates.
+ *
+ * Templates come from the contract and URIs from the client, and neither is trusted. A RegExp
+ * built from a template (`{a}{b}{c}…` becomes `([^/?#]*)([^/?#]*)…`) backtracks through every
+ * way to split a URI that does not fit: 16 expressions against 16 characters took 6 s, 20
+ * characters a minute. So matching is delegated to the linear automaton of
+ * src/policy/uri-template-match.ts (time proportional to the URI times the template), which
+ * `check --used-by` already relies on. It answers only yes or no: the mock never needed the
+ * variables' values.
+ */
+import { compileUriTemplate } from "../policy/uri-template-match.ts";
 
-const escapeRegex = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+/** Compiled matchers by template: a contract has few templates, and each is tried per read. */
+const compiled = new Map<string, (uri: string) => boolean>();
+const MAX_CACHED = 1_000;
 
-/** The pattern each operator's expansion can take, captured when it is a single variable. */
-const OPERATOR: Record<string, string> = {
-  "": "([^/?#]*)",
-  "+": "(.*?)",
-  "#": "(?:#(.*))?",
-  ".": "((?:\\.[^/?#.]*)*)",
-  "/": "((?:/[^/?#]*)*)",
-  ";": "((?:;[^/?#;]*)*)",
-  "?": "(\\?[^#]*)?",
-  "&": "((?:&[^#&]*)*)",
-};
-
-/** The variables of `template` when `uri` is one of its expansions; undefined when it is not. */
-export function matchTemplate(template: string, uri: string): Record<string, string> | undefined {
-  const names: string[][] = [];
-  let source = "^";
-  let last = 0;
-  for (const m of template.matchAll(/\{([+#./;?&]?)([^}]*)\}/g)) {
-    source += escapeRegex(template.slice(last, m.index));
-    const op = m[1] ?? "";
-    source += OPERATOR[op] ?? "(.*?)";
-    names.push(
-      (m[2] ?? "")
-        .split(",")
-        .map((v) => v.replace(/[*]$|:\d+$/, "").trim())
-        .filter(Boolean),
-    );
-    last = (m.index ?? 0) + m[0].length;
+/** Whether `uri` is one of the expansions of `template` (each expression may expand to nothing). */
+export function fitsTemplate(template: string, uri: string): boolean {
+  let matcher = compiled.get(template);
+  if (!matcher) {
+    matcher = compileUriTemplate(template);
+    if (compiled.size >= MAX_CACHED) compiled.clear();
+    compiled.set(template, matcher);
   }
-  source += `${escapeRegex(template.slice(last))}$`;
-  let match: RegExpMatchArray | null;
-  try {
-    match = uri.match(new RegExp(source, "s"));
-  } catch {
-    return undefined;
-  }
-  if (!match) return undefined;
-  const vars: Record<string, string> = {};
-  names.forEach((group, i) => {
-    const value = match?.[i + 1];
-    if (value === undefined || group.length !== 1) return;
-    let decoded = value;
-    try {
-      decoded = decodeURIComponent(value.replace(/^[.#/;?&]/, ""));
-    } catch {
-      // leave it as sent
-    }
-    vars[group[0] as string] = decoded;
-  });
-  return vars;
+  return matcher(uri);
 }

@@ -8,7 +8,7 @@ import Ajv2019 from "ajv/dist/2019";
 import Ajv2020 from "ajv/dist/2020";
 import addFormats from "ajv-formats";
 import { isJsonObject, type Json } from "../contract/model.ts";
-import { compileRegex, RegexUndecidable } from "../schema/regex.ts";
+import { type BoundedRegExp, compileRegex, RegexUndecidable } from "../schema/regex.ts";
 
 export interface SchemaProblem {
   /** JSON Pointer into the instance ("" for the root). */
@@ -35,24 +35,34 @@ interface AjvError {
  * `pattern` is the contract's text, and arguments are the client's: ajv runs patterns on the
  * bounded matcher (../schema/regex.ts), never on the host's backtracking engine, so that no
  * call can hang the mock. A test that runs out of budget counts as a match.
+ *
+ * ajv keeps one compiled pattern per `toString()` of what this returns (its scope is keyed
+ * by that text, per ajv instance, and the instances are shared across schemas), so the text
+ * must be the pattern's own: an object without one prints "[object Object]", and every
+ * pattern after the first was checked with the first one's expression.
  */
-const boundedRegExp = Object.assign(
-  (pattern: string, flags: string) => {
-    const re = flags === "u" ? compileRegex(pattern) : undefined;
-    if (!re) throw new SyntaxError(`invalid regular expression /${pattern}/`);
-    return {
-      test: (text: string) => {
-        try {
-          return re.test(text);
-        } catch (error) {
-          if (error instanceof RegexUndecidable) return true;
-          throw error;
-        }
-      },
-    };
-  },
-  { code: "boundedRegExp" },
-);
+function boundedRegExp(pattern: string, flags: string): { test(text: string): boolean; toString(): string } {
+  const re = flags === "u" ? compileRegex(pattern) : undefined;
+  if (!re) throw new SyntaxError(`invalid regular expression /${pattern}/`);
+  return { test: (text: string) => accepts(re, text), toString: () => `/${pattern}/${flags}` };
+}
+/** How ajv's generated code refers to the function (it reaches it through its scope). */
+boundedRegExp.code = "boundedRegExp";
+
+function accepts(re: BoundedRegExp, text: string): boolean {
+  try {
+    return re.test(text);
+  } catch (error) {
+    if (error instanceof RegexUndecidable) return true;
+    throw error;
+  }
+}
+
+/** Whether `text` matches `pattern` as the validator decides it (false for an invalid pattern). */
+export function patternAccepts(pattern: string, text: string): boolean {
+  const re = compileRegex(pattern);
+  return re !== undefined && accepts(re, text);
+}
 
 const OPTIONS = {
   strict: false,

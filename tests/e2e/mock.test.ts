@@ -534,3 +534,170 @@ describe("check --calls: the consumer's recorded calls as its contract", () => {
     CASE_MS,
   );
 });
+
+/** The tools of the contract the next two groups serve, beside the fixture's own. */
+const HOSTILE_TOOLS = [
+  {
+    name: "passcode",
+    inputSchema: { type: "object", properties: { q: { type: "string" } } },
+    outputSchema: {
+      type: "object",
+      properties: {
+        code: { type: "string", pattern: "^(?=.*\\d)(?=.*[a-z])[a-z0-9]{6,10}$" },
+        tag: { type: "string", pattern: "^#" },
+        state: { type: "string", enum: ["open", "closed", "stale"], not: { const: "open" } },
+      },
+      required: ["code", "tag", "state"],
+    },
+  },
+  {
+    name: "impossible",
+    inputSchema: { type: "object" },
+    outputSchema: {
+      type: "object",
+      properties: { s: { type: "string", minLength: 5, maxLength: 2 } },
+      required: ["s"],
+    },
+  },
+];
+
+function hostileContract(): string {
+  const contract = JSON.parse(readFileSync(contractOf.legacy, "utf8"));
+  contract.tools = [...contract.tools, ...HOSTILE_TOOLS];
+  const path = join(dir, "hostile.json");
+  writeFileSync(path, `${JSON.stringify(contract, null, 2)}\n`);
+  return path;
+}
+
+/** What a crash or the runtime's error page would show: stack frames and our source paths. */
+function expectNoTrace(text: string): void {
+  expect(text).not.toMatch(/RangeError|Maximum call stack|\n\s+at |<html|<!doctype/i);
+  expect(text).not.toContain(ROOT);
+  expect(text).not.toContain("transports.ts");
+}
+
+const DEEP = `${"[".repeat(100_000)}${"]".repeat(100_000)}`;
+const ping = (id: number) => JSON.stringify({ jsonrpc: "2.0", id, method: "ping" });
+const BAD_BATCH = `[${ping(2)}, 5, [${ping(9)}], ${ping(3)}]`;
+
+describe("malformed and deeply nested JSON-RPC gets a JSON-RPC error, never a trace", () => {
+  test(
+    "over stdio: every line is answered, and the mock lives on",
+    async () => {
+      const proc = Bun.spawn([...cliCommand(), ...mockArgs("legacy")], {
+        stdin: "pipe",
+        stdout: "pipe",
+        stderr: "pipe",
+      });
+      try {
+        proc.stdin.write(`${ping(1)}\n{bad json\n${DEEP}\n${BAD_BATCH}\n${ping(4)}\n`);
+        await proc.stdin.flush();
+        const reader = proc.stdout.getReader();
+        let text = "";
+        // A mock that lost an answer never sends it: stop waiting after a while, not at CASE_MS.
+        const timeUp = Bun.sleep(20_000).then(() => ({ value: undefined, done: true }));
+        while (text.split("\n").length <= 5) {
+          const { value, done } = await Promise.race([reader.read(), timeUp]);
+          if (done) break;
+          text += new TextDecoder().decode(value);
+        }
+        reader.releaseLock();
+        const answers = text
+          .trim()
+          .split("\n")
+          .map((line) => JSON.parse(line));
+        expect(answers).toMatchObject([
+          { id: 1, result: {} },
+          { id: null, error: { code: -32700 } },
+          [{ id: null, error: { code: -32600 } }],
+          [{ id: 2 }, { id: null, error: { code: -32600 } }, { id: null, error: { code: -32600 } }, { id: 3 }],
+          { id: 4, result: {} },
+        ]);
+      } finally {
+        proc.stdin.end();
+        await proc.exited;
+      }
+      const stderr = await new Response(proc.stderr).text();
+      expectNoTrace(stderr);
+      expect(proc.exitCode).toBe(0);
+    },
+    CASE_MS,
+  );
+
+  test(
+    "over HTTP: each body gets a JSON answer, and the next request is still served",
+    async () => {
+      const mock = await startMockHttp("--contract", contractOf.legacy);
+      try {
+        const post = async (body: string) => {
+          const response = await fetch(mock.url, {
+            method: "POST",
+            body,
+            headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
+          });
+          const text = await response.text();
+          expectNoTrace(text);
+          expect(response.headers.get("content-type")).toContain("application/json");
+          return { status: response.status, body: JSON.parse(text) };
+        };
+        expect(await post("{bad json")).toMatchObject({ status: 400, body: { id: null, error: { code: -32700 } } });
+        expect(await post(DEEP)).toMatchObject({ status: 200, body: [{ id: null, error: { code: -32600 } }] });
+        expect((await post(BAD_BATCH)).body).toMatchObject([
+          { id: 2 },
+          { id: null, error: { code: -32600 } },
+          { id: null, error: { code: -32600 } },
+          { id: 3 },
+        ]);
+        expect(await post(ping(4))).toMatchObject({ status: 200, body: { id: 4, result: {} } });
+      } finally {
+        await mock.stop();
+      }
+      expectNoTrace(mock.stderr());
+    },
+    CASE_MS,
+  );
+});
+
+describe("generated results satisfy the outputSchema, or the tool is reported", () => {
+  test(
+    "the SDK client accepts every generated result; an unsatisfiable tool is one stderr line and a tool error",
+    async () => {
+      const contract = hostileContract();
+      const client = new Client({ name: "consumer", version: "1.0.0" });
+      const [command, ...args] = cliCommand();
+      const transport = new StdioClientTransport({
+        command: command as string,
+        args: [...args, "mock", "--contract", contract],
+        stderr: "pipe",
+      });
+      let stderr = "";
+      transport.stderr?.on("data", (chunk: Buffer) => {
+        stderr += chunk.toString("utf8");
+      });
+      await client.connect(transport);
+      try {
+        // The v2 client validates structuredContent against the listed outputSchema itself.
+        await client.listTools();
+        const validate = ajv.compile(HOSTILE_TOOLS[0]?.outputSchema as object);
+        for (const q of ["a", "b", "c", "d", "e"]) {
+          const result = await client.callTool({ name: "passcode", arguments: { q } });
+          expect(result.isError).toBeFalsy();
+          expect(validate(result.structuredContent)).toBe(true);
+        }
+        for (const attempt of [1, 2]) {
+          const result = await client.callTool({ name: "impossible", arguments: { attempt } });
+          expect(result.isError).toBe(true);
+          expect(result.structuredContent).toBeUndefined();
+          expect((result.content as Array<{ text: string }>)[0]?.text).toContain("minLength 5 > maxLength 2");
+        }
+      } finally {
+        await client.close();
+      }
+      const lines = stderr.split("\n").filter((line) => line.includes("cannot be answered"));
+      expect(lines).toEqual([
+        'mcp-contract mock: tool "impossible" cannot be answered: its outputSchema is unsatisfiable: minLength 5 > maxLength 2 at outputSchema/properties/s',
+      ]);
+    },
+    CASE_MS,
+  );
+});
