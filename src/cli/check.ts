@@ -179,6 +179,8 @@ Exit codes: 0 nothing at or over --fail-on (or --allow-breaking), 1 it was reach
           ...options,
           clientCapabilities: options.clientCapabilities ?? baseline.capture.clientCapabilities.join(","),
           era: options.era ?? baseline.capture.era,
+          alternatives:
+            "; or compare with a second lockfile with `--against FILE`, or check every configured server with `--all`",
         },
         (name) => cmd.getOptionValueSource(name as never),
       );

@@ -65,7 +65,11 @@ Examples:
     }
     const toStdout = options.output === "-";
     if (!toStdout) assertWritable(options.output);
-    const resolved = resolveTarget(commandArgs, options, (name) => cmd.getOptionValueSource(name as never));
+    const resolved = resolveTarget(
+      commandArgs,
+      { ...options, alternatives: "; or capture every configured server with `--all`" },
+      (name) => cmd.getOptionValueSource(name as never),
+    );
 
     const { captureTarget } = await import("./capture-target.ts");
     const { contract, elapsedMs } = await captureTarget(resolved, ui);

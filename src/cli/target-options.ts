@@ -115,6 +115,8 @@ export interface TargetOptionValues {
   clientCapabilities?: string;
   /** Undefined when not given: auto, or for `check` the baseline's. */
   era?: EraSetting;
+  /** What else the command takes instead of a server, for the message when none is given. */
+  alternatives?: string;
 }
 
 export interface ResolvedTarget {

@@ -17,6 +17,8 @@ export interface TargetFlags {
   transport?: string;
   env?: string[];
   cwd?: string;
+  /** More ways the command takes instead of a server, said when none is given ("; or … --against FILE"). */
+  alternatives?: string;
 }
 
 export const TRANSPORTS = ["auto", "http", "sse"] as const;
@@ -30,7 +32,7 @@ export function parseTarget(command: string[], flags: TargetFlags): Target {
   }
   if (!hasCommand && !flags.url) {
     throw new UsageError(
-      "no server given. Name one with `-- COMMAND [ARGS...]` (stdio), e.g. `-- node dist/server.js`, or with `--url URL` (Streamable HTTP).",
+      `no server given. Name one with \`-- COMMAND [ARGS...]\` (stdio), e.g. \`-- node dist/server.js\`, with \`--url URL\` (Streamable HTTP), or with \`--server NAME\` (from .mcp.json, .vscode/mcp.json or .cursor/mcp.json)${flags.alternatives ?? ""}.`,
     );
   }
   if (hasCommand) {

@@ -45,3 +45,18 @@ describe("--format changelog", () => {
     expect(result.stdout).not.toMatch(/\{\+|\[-/);
   });
 });
+
+describe("a command given no server", () => {
+  test.concurrent("check names every way to give one, --against and --all included", async () => {
+    const dir = tempDir();
+    copyFileSync(
+      join(ROOT, "tests/fixtures/published/filesystem-2026.8.31.contract.json"),
+      join(dir, "mcp.contract.json"),
+    );
+    const result = await runCli(["check"], { cwd: dir });
+    expect(result.code).toBe(2);
+    for (const way of ["-- COMMAND", "--url URL", "--server NAME", "--against FILE", "--all"]) {
+      expect(result.stderr).toContain(way);
+    }
+  });
+});
