@@ -316,8 +316,11 @@ export async function reportComparison(
     baselineContract: judged.baseline.contract,
     currentContract: comparison.current.contract,
   });
+  // A text report on stdout ends with the verdict line, which says what --update did: said once.
+  const textOnStdout = plans.some((p) => p.format === "text" && !p.file);
   if (report.accepted) {
     const { file, outcome } = report.accepted;
+    if (textOnStdout) return 0;
     ui.info(
       outcome === "created"
         ? `created ${file} with the current surface`
@@ -328,7 +331,6 @@ export async function reportComparison(
     return 0;
   }
   // The break-glass notice is in the report too: say it on stderr only when no text report on stdout shows it.
-  const textOnStdout = plans.some((p) => p.format === "text" && !p.file);
   if (verdict.warning && !textOnStdout) ui.warn(verdict.warning);
   return verdict.exitCode;
 }

@@ -195,7 +195,8 @@ describe("check --update", () => {
     const { before, after } = pair();
     const first = await runCli(["check", "--baseline", before, "--against", after, "--update"]);
     expect(first.code).toBe(0);
-    expect(first.stderr).toBe(`accepted 1 breaking and 2 minor changes into ${before}\n`);
+    // Said once: by the text report on stdout, not again on stderr (issue #29).
+    expect(first.stderr).toBe("");
     expect(first.stdout).toContain(`✔ accepted 1 breaking and 2 minor changes into ${before} (--update)\n`);
     expect(first.stdout).not.toContain("FAIL");
     expect(first.stdout).not.toContain("accept:");
@@ -219,7 +220,7 @@ describe("check --update", () => {
     const baseline = join(dir, "contracts", "new.contract.json");
     const result = await runCli(["check", "--baseline", baseline, "--against", after, "--update"]);
     expect(result.code).toBe(0);
-    expect(result.stderr).toBe(`created ${baseline} with the current surface\n`);
+    expect(result.stderr).toBe("");
     expect(result.stdout).toContain(`✔ created ${baseline} with the current surface (--update)`);
     const check = await runCli(["check", "--baseline", baseline, "--against", after, "--format", "json"]);
     expect(check.code).toBe(0);
