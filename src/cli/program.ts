@@ -112,6 +112,8 @@ Run 'mcp-contract <command> --help' for a command's flags and examples.`,
   for (const command of [program, ...program.commands]) {
     command
       .configureOutput(output)
+      // Each command's help lists the global flags too (-q, -v, --color), under "Global Options".
+      .configureHelp({ showGlobalOptions: true })
       .exitOverride()
       .showHelpAfterError(
         `(run '${command === program ? "mcp-contract" : `mcp-contract ${command.name()}`} --help' for usage)`,

@@ -60,3 +60,17 @@ describe("a partial tree behaves as the whole", () => {
     }
   });
 });
+
+describe("help", () => {
+  test("every command's help shows the global flags (issue #29)", async () => {
+    const whole = await buildProgram();
+    for (const command of whole.commands.filter((c) => c.name() !== "__complete")) {
+      const help = command.helpInformation();
+      expect({ command: command.name(), global: help.includes("Global Options:") }).toEqual({
+        command: command.name(),
+        global: true,
+      });
+      for (const flag of ["-q, --quiet", "-v, --verbose", "--color <when>"]) expect(help).toContain(flag);
+    }
+  });
+});
