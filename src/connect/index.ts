@@ -448,11 +448,20 @@ function explainHttpError(
     );
     return Object.assign(forbidden, { status: 403 });
   }
+  // A path like /sse is the legacy HTTP+SSE transport's endpoint: Streamable HTTP posts there and gets 404 or 405.
+  const legacy = /\/sse\/?$/i.test(target.url.pathname)
+    ? " The path looks like the legacy HTTP+SSE endpoint: capture it with --transport sse (or --transport auto, which falls back to it), or use the server's Streamable HTTP path, commonly /mcp."
+    : "";
   if (status === 404) {
-    return new ServerError(
-      `${url} answered HTTP 404 Not Found: no MCP endpoint at that path. Check the URL; MCP servers commonly serve /mcp.`,
-      { cause: error },
-    );
+    const hint = legacy || " Check the URL; MCP servers commonly serve /mcp.";
+    return new ServerError(`${url} answered HTTP 404 Not Found: no MCP endpoint at that path.${hint}`, {
+      cause: error,
+    });
+  }
+  if (status === 405 && legacy) {
+    return new ServerError(`${url} answered HTTP 405 Method Not Allowed to the MCP ${request}.${legacy}`, {
+      cause: error,
+    });
   }
   if (status !== undefined) {
     return new ServerError(`${url} answered HTTP ${status} to the MCP ${request}: ${shortMessage(error)}`, {

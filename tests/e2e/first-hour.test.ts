@@ -5,7 +5,7 @@
 import { describe, expect, test } from "bun:test";
 import { copyFileSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { cliCommand, fixtureTarget, ROOT, runCli, tempDir } from "../helpers/cli.ts";
+import { cliCommand, fixtureTarget, ROOT, runCli, startHttpFixture, tempDir } from "../helpers/cli.ts";
 
 describe("mock", () => {
   test.concurrent("serves ./mcp.contract.json when --contract is not given, as its help says", async () => {
@@ -57,6 +57,21 @@ describe("a command given no server", () => {
     expect(result.code).toBe(2);
     for (const way of ["-- COMMAND", "--url URL", "--server NAME", "--against FILE", "--all"]) {
       expect(result.stderr).toContain(way);
+    }
+  });
+});
+
+describe("--transport http against a legacy SSE endpoint", () => {
+  test.concurrent("says the path looks like the legacy HTTP+SSE endpoint and how to capture it", async () => {
+    const server = await startHttpFixture({ transport: "sse" });
+    try {
+      const sse = `${server.url.replace(/\/$/, "")}/sse`;
+      const result = await runCli(["snapshot", "-o", "-", "--url", sse, "--transport", "http"]);
+      expect(result.code).toBe(3);
+      expect(result.stderr).toContain("looks like the legacy HTTP+SSE endpoint");
+      expect(result.stderr).toContain("--transport sse");
+    } finally {
+      await server.stop();
     }
   });
 });
