@@ -28,6 +28,7 @@ import { ExitedBeforeAnswering, negotiate, PROBE_GRACE_MS } from "./negotiate.ts
 import type { Session, SessionOptions } from "./session.ts";
 import { ChildProcessTransport } from "./stdio-transport.ts";
 import { describeTarget, type Target } from "./target.ts";
+import { waitListening } from "./wait-listening.ts";
 
 export interface ConnectOptions extends SessionOptions {
   /** The era to speak; default auto (modern first, legacy when the server shows it is legacy). */
@@ -91,6 +92,8 @@ export async function openSession(target: Target, connectOptions: ConnectOptions
       return openStdio(target, options, "legacy");
     }
   }
+  // A server started a moment ago may not listen yet: wait out a refused connection (--timeout).
+  await waitListening(target.url, options.startedAt + options.timeoutMs, options.onNote);
   if (target.transport === "sse") {
     if (era === "modern") {
       throw new UsageError(

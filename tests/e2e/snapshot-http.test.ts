@@ -230,13 +230,28 @@ describe("authentication", () => {
 });
 
 describe("endpoints that are not MCP servers", () => {
-  test.concurrent("connection refused: exit 3", async () => {
+  test.concurrent("connection refused until --timeout: exit 3, saying how long it waited", async () => {
     const port = freePort();
-    const result = await snapshotUrl(`http://127.0.0.1:${port}/mcp`);
+    const result = await snapshotUrl(`http://127.0.0.1:${port}/mcp`, ["--timeout", "2"]);
     expectCleanFailure(result, 3);
-    expect(result.stderr).toContain("connection refused");
+    expect(result.stderr).toContain("connection refused, for 2.0 s (the --timeout)");
     expect(result.stderr).toContain(`127.0.0.1:${port}`);
     expect(listDir(result.dir)).toEqual([]);
+  });
+
+  test.concurrent("a server that starts listening a moment later is waited for (server & check in CI)", async () => {
+    const port = freePort();
+    const capture = snapshotUrl(`http://127.0.0.1:${port}/mcp`, ["--timeout", "20"]);
+    await Bun.sleep(1_500);
+    const server = await startHttpFixture({ port });
+    try {
+      const result = await capture;
+      expect(result.stderr).not.toContain("error");
+      expect(result.code).toBe(0);
+      expect(listDir(result.dir)).toEqual(["c.json"]);
+    } finally {
+      await server.stop();
+    }
   });
 
   test.concurrent("404 everywhere: exit 3 mentioning 404", async () => {
