@@ -89,6 +89,33 @@ const fail = (code: number, message: string, data?: Json): never => {
 /** Draws a call tries before it falls back on the value its tool's verdict found. */
 const CALL_ATTEMPTS = 4;
 
+/**
+ * The protocol versions the mock speaks, in each era, as far as the contract's capture shows
+ * how the real server spoke, so that a consumer negotiates with the mock as with production:
+ * - a legacy capture made in auto asked server/discover first, and the server did not answer
+ *   it as a modern server: legacy only, up to the version it negotiated (server/discover is an
+ *   unknown method, as it was there);
+ * - a legacy capture made with --era legacy never asked: both eras, as the SDKs serve them;
+ * - a modern capture lists server/discover's supportedVersions, served in the modern era. Whether
+ *   the server also accepts initialize is not something server/discover says (the v2 SDK lists
+ *   only 2026-07-28 whether or not it serves 2025 clients too), so the legacy era is served as
+ *   well, with the legacy versions the list names, or all of them.
+ */
+export function servedVersions(contract: Contract): { modern: string[]; legacy: string[] } {
+  const negotiated = contract.protocolVersion;
+  if (eraOf(negotiated) === "modern") {
+    const listed = contract.capture.supportedVersions ?? [negotiated];
+    const legacy = listed.filter((v) => eraOf(v) === "legacy");
+    return {
+      modern: listed.length > 0 ? listed : [negotiated],
+      legacy: legacy.length > 0 ? legacy : [...LEGACY_PROTOCOL_VERSIONS],
+    };
+  }
+  const legacy = LEGACY_PROTOCOL_VERSIONS.filter((v) => v <= negotiated);
+  if (!legacy.includes(negotiated)) legacy.unshift(negotiated);
+  return { modern: contract.capture.era === "legacy" ? [...MODERN_PROTOCOL_VERSIONS] : [], legacy };
+}
+
 export class MockServer {
   private readonly tools = new Map<string, Tool>();
   private readonly resources = new Map<string, Resource>();
@@ -105,17 +132,9 @@ export class MockServer {
     for (const tool of contract.tools) if (!this.tools.has(tool.name)) this.tools.set(tool.name, tool);
     for (const r of contract.resources) if (!this.resources.has(r.uri)) this.resources.set(r.uri, r);
     for (const p of contract.prompts) if (!this.prompts.has(p.name)) this.prompts.set(p.name, p);
-    const era = eraOf(contract.protocolVersion);
-    const listed = contract.capture.supportedVersions;
-    this.modernVersions = listed ?? (era === "modern" ? [contract.protocolVersion] : [...MODERN_PROTOCOL_VERSIONS]);
-    // Legacy: the versions up to the one the contract negotiated (all, for a modern contract).
-    this.legacyVersions =
-      era === "legacy"
-        ? LEGACY_PROTOCOL_VERSIONS.filter((v) => v <= contract.protocolVersion)
-        : [...LEGACY_PROTOCOL_VERSIONS];
-    if (era === "legacy" && !this.legacyVersions.includes(contract.protocolVersion)) {
-      this.legacyVersions.unshift(contract.protocolVersion);
-    }
+    const versions = servedVersions(contract);
+    this.modernVersions = versions.modern;
+    this.legacyVersions = versions.legacy;
   }
 
   /** The verdict on a tool's outputSchema, judged on first need. */
@@ -150,8 +169,13 @@ export class MockServer {
     }
   }
 
-  /** The era a request is in: the modern envelope, or legacy. */
+  /**
+   * The era a request is in: the modern envelope, or legacy. A mock of a legacy-only server
+   * knows no envelope: like that server, it reads every request as legacy (server/discover is
+   * then an unknown method).
+   */
   eraOf(params: unknown): Era {
+    if (this.modernVersions.length === 0) return "legacy";
     const meta = isJsonObject(params) && isJsonObject(params._meta) ? params._meta : undefined;
     return meta && typeof meta[META_KEYS.protocolVersion] === "string" ? "modern" : "legacy";
   }

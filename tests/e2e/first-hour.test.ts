@@ -75,3 +75,37 @@ describe("--transport http against a legacy SSE endpoint", () => {
     }
   });
 });
+
+describe("the mock speaks the contract's era", () => {
+  const lockfiles = ["filesystem-2025.3.28", "filesystem-2025.8.21", "filesystem-2026.8.31"];
+  test.concurrent("snapshot of the mock with default flags reproduces a legacy capture byte for byte", async () => {
+    for (const name of lockfiles) {
+      const file = join(ROOT, "tests/fixtures/published", `${name}.contract.json`);
+      const again = await runCli(["snapshot", "-q", "-o", "-", "--", ...cliCommand(), "mock", "--contract", file]);
+      expect({ name, code: again.code, same: again.stdout === readFileSync(file, "utf8") }).toEqual({
+        name,
+        code: 0,
+        same: true,
+      });
+    }
+  });
+
+  test.concurrent("and a modern capture (the v2 SDK server) too", async () => {
+    const dir = tempDir();
+    const modern = join(dir, "modern.json");
+    const made = await runCli([
+      "snapshot",
+      "-q",
+      "-o",
+      modern,
+      "--",
+      process.execPath,
+      join(ROOT, "tests/fixtures/v2/server.ts"),
+    ]);
+    expect(made.code).toBe(0);
+    expect(JSON.parse(readFileSync(modern, "utf8")).protocolVersion).toBe("2026-07-28");
+    const again = await runCli(["snapshot", "-q", "-o", "-", "--", ...cliCommand(), "mock", "--contract", modern]);
+    expect(again.code).toBe(0);
+    expect(again.stdout).toBe(readFileSync(modern, "utf8"));
+  });
+});

@@ -4,7 +4,7 @@ import type { Contract, Json } from "../../../src/contract/model.ts";
 import { UsageError } from "../../../src/errors.ts";
 import { parseFixtures } from "../../../src/mock/fixtures.ts";
 import { generate, seedFor } from "../../../src/mock/generate.ts";
-import { MockServer } from "../../../src/mock/server.ts";
+import { MockServer, servedVersions } from "../../../src/mock/server.ts";
 import { fitsTemplate } from "../../../src/mock/uri-template.ts";
 import { describeProblem, validatorOf } from "../../../src/mock/validate.ts";
 
@@ -161,10 +161,20 @@ describe("MockServer", () => {
     expect(answer("2025-03-26")).toMatchObject({ result: { protocolVersion: "2025-03-26" } });
   });
   test("a modern request with a version the server does not speak is refused with the list", () => {
+    // Captured with --era legacy: the server was never asked server/discover, so both eras are served.
+    const both = new MockServer(
+      { ...CONTRACT, capture: { ...CONTRACT.capture, era: "legacy" } },
+      { seed: 1, pageSize: 1 },
+    );
     const meta = { "io.modelcontextprotocol/protocolVersion": "2099-01-01" };
-    expect(server.handle("tools/list", { _meta: meta }, {})).toMatchObject({
+    expect(both.handle("tools/list", { _meta: meta }, {})).toMatchObject({
       error: { code: -32022, data: { supported: ["2026-07-28"] } },
     });
+  });
+  test("a contract captured from a legacy-only server (auto, answered in the legacy era) is served legacy-only", () => {
+    const meta = { "io.modelcontextprotocol/protocolVersion": "2026-07-28" };
+    expect(server.handle("server/discover", { _meta: meta }, {})).toMatchObject({ error: { code: -32601 } });
+    expect(servedVersions(CONTRACT).modern).toEqual([]);
   });
   test("lists are paginated; bad cursors are invalid params", () => {
     expect(server.handle("resources/list", {}, {})).toMatchObject({ result: { resources: [{ uri: "r://one" }] } });
@@ -173,5 +183,35 @@ describe("MockServer", () => {
   test("an unknown resource is -32002 in the legacy era; methods without a capability are -32601", () => {
     expect(server.handle("resources/read", { uri: "r://nope" }, {})).toMatchObject({ error: { code: -32002 } });
     expect(server.handle("completion/complete", {}, {})).toMatchObject({ error: { code: -32601 } });
+  });
+});
+
+describe("servedVersions: the mock speaks the eras the capture shows (issue #29)", () => {
+  const base = { ...CONTRACT, capture: { clientCapabilities: [] } };
+  test("legacy, captured in auto: legacy only, up to the negotiated version", () => {
+    const served = servedVersions({ ...base, protocolVersion: "2025-06-18" });
+    expect(served.modern).toEqual([]);
+    expect(served.legacy).toContain("2025-06-18");
+    expect(served.legacy).not.toContain("2025-11-25");
+  });
+  test("legacy, captured with --era legacy: both eras (the server was never asked)", () => {
+    const served = servedVersions({
+      ...base,
+      protocolVersion: "2025-11-25",
+      capture: { clientCapabilities: [], era: "legacy" },
+    });
+    expect(served.modern).toEqual(["2026-07-28"]);
+    expect(served.legacy).toContain("2025-11-25");
+  });
+  test("modern: the listed versions, and the legacy era too (server/discover does not say it is refused)", () => {
+    const modern = {
+      ...base,
+      protocolVersion: "2026-07-28",
+      capture: { clientCapabilities: [], supportedVersions: ["2026-07-28"] },
+    };
+    expect(servedVersions(modern).modern).toEqual(["2026-07-28"]);
+    expect(servedVersions(modern).legacy).toContain("2025-11-25");
+    const listed = { ...modern, capture: { clientCapabilities: [], supportedVersions: ["2026-07-28", "2025-06-18"] } };
+    expect(servedVersions(listed).legacy).toEqual(["2025-06-18"]);
   });
 });
