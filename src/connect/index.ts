@@ -338,7 +338,7 @@ async function openModernHttp(
     });
     let answer: Awaited<typeof probe> | undefined;
     try {
-      answer = await session.within("initialize", Promise.race([probe, silent]));
+      answer = await session.within("server/discover", Promise.race([probe, silent]));
     } catch (error) {
       if (session.remainingMs() <= 0) throw error;
       options.onNote?.(`server/discover failed (${describeHttpFailure(error)}); trying legacy initialize`);

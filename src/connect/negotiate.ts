@@ -56,7 +56,8 @@ export async function negotiate(session: Session, setting: EraSetting, hooks: Ne
     throw legacyOnlyError(verdict.evidence);
   }
 
-  // auto. The opening is one phase, "initialize", whichever handshake it turns out to be.
+  // auto. server/discover first (the phase the spinner and -v name while it waits), then
+  // initialize when the server turns out to be legacy.
   hooks.onNote?.("--era auto: server/discover first, to learn the server's protocol era");
   const probe = session.probe();
   let probeSettled = false;
@@ -74,7 +75,7 @@ export async function negotiate(session: Session, setting: EraSetting, hooks: Ne
   const grace = Math.max(0, Math.min(PROBE_GRACE_MS, session.remainingMs() / 2));
   let answer: Awaited<typeof probe> | typeof SILENT;
   try {
-    answer = await session.within("initialize", raceTimer(probe, grace));
+    answer = await session.within("server/discover", raceTimer(probe, grace));
   } catch (error) {
     if (hooks.exited?.() && !session.hasAnswered()) throw new ExitedBeforeAnswering(error);
     throw error;

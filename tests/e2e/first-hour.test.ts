@@ -109,3 +109,12 @@ describe("the mock speaks the contract's era", () => {
     expect(again.stdout).toBe(readFileSync(modern, "utf8"));
   });
 });
+
+describe("-v names the step in progress", () => {
+  test.concurrent("server/discover while the era is probed, then initialize for a legacy server", async () => {
+    const result = await runCli(["snapshot", "-v", "-o", "-", ...fixtureTarget({})]);
+    expect(result.code).toBe(0);
+    const steps = result.stderr.split("\n").filter((line) => line.startsWith("→ "));
+    expect(steps.slice(0, 2)).toEqual(["→ server/discover", "→ initialize"]);
+  });
+});
