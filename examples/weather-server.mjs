@@ -81,8 +81,28 @@ const prompts = [
   },
 ];
 
+// `--release 1.3.0` serves the next release, whose changes break clients: `mcp-contract check
+// --baseline examples/weather.contract.json -- node examples/weather-server.mjs --release 1.3.0`
+// shows the failing check in the README.
+const release = process.argv.includes("--release") ? process.argv[process.argv.indexOf("--release") + 1] : "1.2.0";
+if (release === "1.3.0") {
+  const forecast = tools[0];
+  forecast.inputSchema.properties.units.enum = ["metric"];
+  forecast.outputSchema.properties.days.items.properties.conditions.enum.push("hail");
+  tools.push({
+    name: "list_stations",
+    title: "List weather stations",
+    description: "List the weather stations forecasts are drawn from.",
+    inputSchema: { type: "object", properties: {} },
+    annotations: { readOnlyHint: true },
+  });
+} else if (release !== "1.2.0") {
+  console.error(`unknown release ${release}: this example serves 1.2.0 (the default) or 1.3.0`);
+  process.exit(2);
+}
+
 const server = new Server(
-  { name: "example-weather", version: "1.2.0" },
+  { name: "example-weather", version: release },
   {
     capabilities: { tools: {}, resources: {}, prompts: {} },
     instructions: "Forecasts come from a fictional provider; use get_forecast before set_alert.",

@@ -118,3 +118,19 @@ describe("-v names the step in progress", () => {
     expect(steps.slice(0, 2)).toEqual(["→ server/discover", "→ initialize"]);
   });
 });
+
+describe("the README's failing check", () => {
+  test.concurrent("is what the bundled example server's 1.3.0 gives against its committed 1.2.0 lockfile", async () => {
+    const readme = readFileSync(join(ROOT, "README.md"), "utf8");
+    const command =
+      "mcp-contract check --baseline examples/weather.contract.json -- node examples/weather-server.mjs --release 1.3.0";
+    expect(readme).toContain(`\`\`\`sh\n${command}\n\`\`\``);
+    const shown = readme
+      .slice(readme.indexOf(`${command}\n\`\`\`\n\n\`\`\`\n`))
+      .split("```")[2]
+      ?.replace(/^\n/, "");
+    const result = await runCli(command.split(" ").slice(1), { cwd: ROOT });
+    expect(result.code).toBe(1);
+    expect(result.stdout).toBe(shown ?? "");
+  });
+});
