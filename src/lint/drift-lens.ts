@@ -35,6 +35,7 @@ import type { TargetKind } from "../contract/surface.ts";
 import { type ChangeSpec, firstById, jsonEqual, type TouchedItem } from "../diff/change.ts";
 import { type DiffRuleId, LINT_RULES, type LintRuleId } from "../rules/registry.ts";
 import { domainOf, findLinks, hostOf, linkKnown } from "./intent/links.ts";
+import { vendorLinks } from "./intent/vendor.ts";
 import { DEFAULT_LINT_OPTIONS, type Finding } from "./model.ts";
 import { SECURITY_CHECKS, type SecurityOptions, surfaceTexts } from "./rules-security.ts";
 import { textDiff } from "./text-diff.ts";
@@ -144,46 +145,13 @@ interface KnownLinks {
   domains: Set<string>;
   /** Every link as written. */
   urls: Set<string>;
-  /** The names the server goes by (package name, scope): its own repository on a code host is its own link. */
-  owners: Set<string>;
+  /** Whether a link is the vendor's own (its site, its repository), by either side's server. */
+  vendor: (url: string) => boolean;
 }
 
-/** Hosts where many vendors keep their code or packages: a link there is the vendor's own only by its path. */
-const CODE_HOSTS = new Set(["github.com", "gitlab.com", "bitbucket.org", "codeberg.org", "npmjs.com", "pypi.org"]);
-
-/**
- * The names a server goes by, lower case: "@acme/weather-mcp" → acme, weather-mcp; "com.acme/weather"
- * → weather; "acme-mcp" → acme-mcp.
- */
-function ownerNames(contract: Contract): string[] {
-  const name = contract.server.name;
-  if (typeof name !== "string" || name === "") return [];
-  return name
-    .toLowerCase()
-    .replace(/^@/, "")
-    .split("/")
-    .filter((part, i, parts) => part !== "" && !(i === 0 && parts.length > 1 && part.includes(".")));
-}
-
-/** A link to the server's own repository or package page on a code host (github.com/acme/acme-mcp). */
-function ownRepository(url: string, owners: ReadonlySet<string>): boolean {
-  const host = hostOf(url);
-  if (host === undefined || !CODE_HOSTS.has(domainOf(host))) return false;
-  const path = /^[a-z]+:\/\/[^/]+\/([^?#]*)/i.exec(url)?.[1] ?? "";
-  const segments = path.toLowerCase().split("/").slice(0, 3).filter(Boolean);
-  return segments.some((segment) => owners.has(segment.replace(/\.git$/, "")));
-}
-
-/**
- * Every link of the old surface's texts, by registrable domain and as written (allowHosts aside:
- * it only removes findings), and the vendor's own domains, which either side's server states.
- */
+/** Every link of the old surface's texts, by registrable domain and as written (allowHosts aside: it only removes findings). */
 function linksOf(contract: Contract, current: Contract): KnownLinks {
-  const known: KnownLinks = {
-    domains: new Set([...vendorDomains(contract), ...vendorDomains(current)]),
-    urls: new Set(),
-    owners: new Set([...ownerNames(contract), ...ownerNames(current)]),
-  };
+  const known: KnownLinks = { domains: new Set(), urls: new Set(), vendor: vendorLinks(contract, current) };
   for (const t of surfaceTexts(contract)) {
     if (t.role !== "text") continue;
     for (const link of findLinks(t.text)) {
@@ -194,38 +162,11 @@ function linksOf(contract: Contract, current: Contract): KnownLinks {
   return known;
 }
 
-/**
- * The registrable domains the server names as its own: its websiteUrl, its icons' hosts, and a
- * reverse-DNS server name ("com.acme/weather" is acme.com's; "io.github.acme/x" is acme.github.io).
- * Shared hosting stays apart by the Public Suffix List's private section (domainOf).
- */
-export function vendorDomains(contract: Contract): string[] {
-  const server = contract.server as JsonObject;
-  const urls: string[] = [];
-  if (typeof server.websiteUrl === "string") urls.push(server.websiteUrl);
-  if (Array.isArray(server.icons)) {
-    for (const icon of server.icons) if (isJsonObject(icon) && typeof icon.src === "string") urls.push(icon.src);
-  }
-  const domains: string[] = [];
-  for (const url of urls) {
-    const host = hostOf(url);
-    // An icon inlined as a data: URI, or a bare address, names no vendor.
-    if (host !== undefined && /[a-z]/i.test(host) && host.includes(".")) domains.push(domainOf(host));
-  }
-  const name = typeof server.name === "string" ? server.name : "";
-  const reverse = /^([a-z0-9-]+(?:\.[a-z0-9-]+)+)\//i.exec(name)?.[1];
-  if (reverse !== undefined) domains.push(domainOf(reverse.split(".").reverse().join(".").toLowerCase()));
-  return domains;
-}
-
 function allKnown(evidence: Json | undefined, known: KnownLinks): boolean {
   const urls = Array.isArray(evidence) ? evidence : [];
   return (
     urls.length > 0 &&
-    urls.every(
-      (url) =>
-        typeof url === "string" && (linkKnown(url, known.domains, known.urls) || ownRepository(url, known.owners)),
-    )
+    urls.every((url) => typeof url === "string" && (linkKnown(url, known.domains, known.urls) || known.vendor(url)))
   );
 }
 

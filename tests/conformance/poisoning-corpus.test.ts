@@ -13,6 +13,7 @@
 import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { compareSurfaces } from "../../src/policy/compare.ts";
 import {
   BENIGN,
   benignCaptures,
@@ -25,6 +26,7 @@ import {
   readCorpus,
   SECURITY_RULES,
   surfaceWith,
+  upgradePairs,
 } from "../helpers/security-corpus.ts";
 
 describe("the poisoned corpus: every case is caught by its rule", () => {
@@ -80,4 +82,20 @@ describe("the benign corpus: no errors or warnings", () => {
     }
     expect(loud).toEqual([]);
   });
+});
+
+describe("upgrades between two published releases: no security drift fails the run", () => {
+  const pairs = upgradePairs();
+  test("there are many", () => {
+    expect(pairs.length).toBeGreaterThanOrEqual(20);
+  });
+  for (const pair of pairs) {
+    test(pair.name, () => {
+      const changes = compareSurfaces(readContract(pair.before), readContract(pair.after));
+      const drift = changes.filter(
+        (c) => c.rule === "security-finding-introduced" || c.rule === "security-warning-introduced",
+      );
+      expect(drift.map((c) => `${c.rule}: ${c.message}`)).toEqual([]);
+    });
+  }
 });

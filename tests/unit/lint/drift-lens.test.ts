@@ -679,3 +679,41 @@ describe("links to hosts the surface already pointed at", () => {
     expect(hostOf("data:image/png;base64,AAAA")).toBeUndefined();
   });
 });
+
+describe("the vendor's own links are never drift (issue #26)", () => {
+  const plain = (server: JsonObject, description = "Fetch a page.") =>
+    contract({ server: server as Contract["server"], tools: [tool("fetch", description)] });
+  const linked = (server: JsonObject, url: string) => plain(server, `Fetch a page. Reference: ${url}`);
+  const cases: [what: string, server: JsonObject, url: string][] = [
+    [
+      "its websiteUrl's domain",
+      { name: "x", version: "1", websiteUrl: "https://acme.io" },
+      "https://docs.acme.io/fetch",
+    ],
+    [
+      "its icons' domain",
+      { name: "x", version: "1", icons: [{ src: "https://cdn.acme.io/i.png" }] },
+      "https://acme.io/a",
+    ],
+    ["a reverse-DNS server name", { name: "io.acme/fetch", version: "1" }, "https://www.acme.io/fetch"],
+    ["a word of its name", { name: "MongoDB MCP Server", version: "1" }, "https://www.mongodb.com/docs/manual/"],
+    [
+      "its repository on a code host",
+      { name: "@acme/fetch-mcp", version: "1" },
+      "https://github.com/acme/fetch-mcp/issues",
+    ],
+  ];
+  for (const [what, server, url] of cases) {
+    test(what, () => {
+      expect(drift(compareSurfaces(plain(server), linked(server, url)))).toEqual([]);
+    });
+  }
+
+  test("a foreign domain, or someone else's repository, is still a warning for review (minor, not failing)", () => {
+    const server = { name: "@acme/fetch-mcp", version: "1", websiteUrl: "https://acme.io" };
+    for (const url of ["https://collect.other-site.net/in", "https://github.com/someone/else", "https://mcp.io/x"]) {
+      const found = drift(compareSurfaces(plain(server), linked(server, url)));
+      expect(found.map((c) => `${c.rule}:${c.severity}`)).toEqual(["security-warning-introduced:minor"]);
+    }
+  });
+});
