@@ -296,7 +296,7 @@ function plainText(t: SurfaceText): boolean {
  * tool-shadowing, data-exfiltration, remote-code-execution) in one test: each gate is a word or
  * sign that its rule's every finding needs, so a text that passes none gets no finding from any
  * of the five, at the cost of one pass over it (src/lint/intent/literal-gate.ts, from literals
- * generated ahead of time: gate-literals.ts, held to these gates by tests/unit/lint/gates.test.ts).
+ * generated ahead of time: gate-literals.ts, held to these gates by tests/conformance/gates.test.ts).
  * Most texts of a surface are such texts. Built on first use, and only for surfaces with many texts
  * (INTENT_GATE_MIN): building it costs more than it saves on a few texts, such as the changed
  * texts the drift lens reads.

@@ -351,7 +351,7 @@ export const LINT_RULE_ROWS = [
     level: "info",
     summary: "a text links to an HTTPS page (documentation, the vendor's site)",
     rationale:
-      "Documentation links are common and harmless, so this is an info that lists them for review; what matters is where they point, and `check` reports a link to a registrable domain the surface did not link before as security-finding-introduced. Sending data to a link is data-exfiltration (error). Hosts in the policy file's allowHosts (with their subdomains) are not reported.",
+      "Documentation links are common and harmless, so this is an info that lists them for review; what matters is where they point: `check` reports a link to a registrable domain that is neither the vendor's (its websiteUrl, icons, name or repository) nor linked by the surface before as security-warning-introduced, for review. Sending data to a link is data-exfiltration (error). Hosts in the policy file's allowHosts (with their subdomains) are not reported.",
     example:
       'description "Search pages. See https://developers.notion.com/reference/post-search for the filter syntax."',
   },

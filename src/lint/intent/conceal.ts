@@ -40,7 +40,7 @@ const need = (source: string) => new RegExp(source, "i");
 
 /**
  * Each pattern with a smaller one that every one of its matches contains (exported for
- * tests/unit/lint/gates.test.ts, which holds each need to every text its pattern matches).
+ * tests/conformance/gates.test.ts, which holds each need to every text its pattern matches).
  */
 export const CONCEAL_PATTERNS: readonly { need: RegExp; re: RegExp }[] = [
   // "do not tell the user", "never mention ... to the user", "without informing the user"

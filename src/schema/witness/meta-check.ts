@@ -14,7 +14,7 @@
  *
  * Keywords the meta-schema does not declare are unconstrained there, and here. Which keywords
  * a dialect declares is read from the same meta-schema documents, so the lists cannot drift.
- * tests/unit/schema/interpreted.test.ts holds this to the meta-schema check on generated
+ * tests/conformance/interpreted.test.ts holds this to the meta-schema check on generated
  * schemas, valid and broken. Pure; no I/O.
  */
 import { format } from "@cfworker/json-schema";
