@@ -121,7 +121,7 @@ function renderGithub(results: readonly ServerCheck[], located: (r: ServerCheck)
   const out: string[] = [];
   const command = (s: string) => s.replace(/%/g, "%25").replace(/\r/g, "%0D").replace(/\n/g, "%0A");
   for (const r of results) {
-    if (r.report) out.push(renderReport(r.report, "github", located(r), false).trimEnd());
+    if (r.report) out.push(renderReport(r.report, "github", { ...located(r), server: r.name }, false).trimEnd());
     else out.push(`::error title=mcp-contract (${command(r.name)})::${command(r.error ?? "not checked")}`);
   }
   return `${out.filter(Boolean).join("\n")}\n`;

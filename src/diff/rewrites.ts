@@ -302,7 +302,7 @@ function reason(diff: RawDiff, oldItem: JsonObject, newItem: JsonObject): string
 function requiredDeclaration(spec: ChangeSpec, oldItem: JsonObject, newItem: JsonObject): string | undefined {
   if (!spec.path.endsWith("/required")) return;
   const [name, other] =
-    spec.rule === "required-added"
+    spec.rule === "required-added" || spec.rule === "required-added-with-default"
       ? [spec.after, oldItem]
       : spec.rule === "required-removed"
         ? [spec.before, newItem]

@@ -136,6 +136,7 @@ const VALUE_IDENTIFIED = new Set([
   "enum-value-added",
   "enum-value-removed",
   "required-added",
+  "required-added-with-default",
   "required-removed",
   "dependent-required-added",
   "dependent-required-removed",

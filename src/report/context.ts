@@ -49,4 +49,9 @@ export interface ReportContext {
    * annotated. Absent: paths are relative to `cwd`.
    */
   root?: string;
+  /**
+   * The configured server this report is about (`check --all`): formats that interleave several
+   * servers' lines (github) name it on each annotation and on the summary line.
+   */
+  server?: string;
 }

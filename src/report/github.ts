@@ -113,16 +113,19 @@ function summaryLine(report: AnyReport): string {
 export function renderGithub(report: AnyReport, context: ReportContext = {}): string {
   const locator = new ChangeLocator(context, report);
   const out: string[] = [];
+  // check --all interleaves servers: each annotation's title, and the summary line, names its own.
+  const of = context.server === undefined ? "" : ` (server ${context.server})`;
   for (const section of sectionsOf(report)) {
     for (const entry of entriesOf(report, section.items)) {
       const command = commandFor(entry, report);
       if (!command) continue;
       const found = locator.locate(entry.items[0] as ReportItem);
-      const properties = { file: found?.file, line: found?.line, col: found?.column, title: entry.rules.join(", ") };
+      const title = `${entry.rules.join(", ")}${of}`;
+      const properties = { file: found?.file, line: found?.line, col: found?.column, title };
       out.push(workflowCommand(command, properties, message(entry, section.key)));
     }
   }
-  for (const notice of report.notices) out.push(workflowCommand("warning", { title: "mcp-contract" }, notice));
-  out.push(summaryLine(report));
+  for (const notice of report.notices) out.push(workflowCommand("warning", { title: `mcp-contract${of}` }, notice));
+  out.push(context.server === undefined ? summaryLine(report) : `server ${context.server}: ${summaryLine(report)}`);
   return `${out.join("\n")}\n`;
 }

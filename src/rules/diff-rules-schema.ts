@@ -160,6 +160,16 @@ export const SCHEMA_RULE_ROWS = [
     example: '"required": ["city"] → "required": ["city", "units"]',
   },
   {
+    id: "required-added-with-default",
+    group: "schema",
+    input: "minor",
+    output: "minor",
+    summary: "a property with a default became required",
+    rationale:
+      "The schema now lists it as required, but its `default` says what an absent value means: servers that fill in defaults (zod's `.default()` is written as required by its JSON Schema conversion, and the SDKs validate with the zod schema) accept calls that omit it, so existing callers keep working. Clients that validate arguments strictly against the published schema would now send it. A property with no default that becomes required is required-added (breaking).",
+    example: '"required": [] → "required": ["scale"], with "scale": {"enum": ["css", "device"], "default": "css"}',
+  },
+  {
     id: "required-removed",
     group: "schema",
     input: "minor",

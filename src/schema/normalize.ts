@@ -348,13 +348,21 @@ export function foldNullBranches(node: JsonObject, depth = 0): { node: JsonObjec
     }
     const objects = others.map(asObject);
     const plain = out.type === undefined && out.enum === undefined && out.const === undefined;
-    if (plain && objects.every((b) => onlyKeys(b, ["type"]))) {
+    // Under oneOf a value in two branches is rejected: the branches fold into a list only when no
+    // type (integer is a number) or value is in two of them.
+    const exclusive = (items: Json[]) =>
+      key !== "oneOf" ||
+      (new Set(items.map((v) => canonicalText(v))).size === items.length &&
+        !(items.includes("integer") && items.includes("number")));
+    const typesOf = objects.flatMap((b) => (Array.isArray(b.type) ? b.type : [b.type])) as Json[];
+    if (plain && objects.every((b) => onlyKeys(b, ["type"])) && exclusive(typesOf)) {
       // anyOf [{type: string}, {type: number}] is type [string, number]
-      out.type = [...new Set(objects.flatMap((b) => (Array.isArray(b.type) ? b.type : [b.type])))] as Json;
+      out.type = [...new Set(typesOf)] as Json;
       return { node: out, nullBranch };
     }
-    if (plain && objects.every((b) => onlyKeys(b, ["const"]) || onlyKeys(b, ["enum"]))) {
-      out.enum = objects.flatMap((b) => (b.const !== undefined ? [b.const] : Array.isArray(b.enum) ? b.enum : []));
+    const valuesOf = objects.flatMap((b) => (b.const !== undefined ? [b.const] : Array.isArray(b.enum) ? b.enum : []));
+    if (plain && objects.every((b) => onlyKeys(b, ["const"]) || onlyKeys(b, ["enum"])) && exclusive(valuesOf)) {
+      out.enum = valuesOf;
       return { node: out, nullBranch };
     }
     if (others.length === 1) {

@@ -22,7 +22,7 @@ function compareUnions(a: JsonObject, b: JsonObject, path: string, ctx: Context)
   const ka = unionKey(a);
   const kb = unionKey(b);
   if (ka && kb) {
-    matchBranches(a[ka] as Json[], b[kb] as Json[], `${path}/${kb}`, ctx);
+    matchBranches(a[ka] as Json[], b[kb] as Json[], `${path}/${kb}`, ctx, false, ka === "anyOf" && kb === "anyOf");
     // oneOf over branches no value can match twice is anyOf: the keyword switch changes nothing
     // (the lockfile line is then an equivalent rewrite).
     const exclusive = ka === "oneOf" ? pairwiseDisjoint(a.oneOf as Json[], ctx.oldRoot, ctx) : false;

@@ -136,28 +136,40 @@ function compareProperties(a: JsonObject, b: JsonObject, path: string, ctx: Cont
 function closedAndRequired(how: "added" | "removed", name: string, value: Json, path: string, ctx: Context): void {
   const propPath = `${path}/properties/${escapeSegment(name)}`;
   const side = how === "added" ? { after: value } : { before: value };
+  // A default says what an absent value means: a server that fills it in accepts calls without it.
+  const defaulted = isJsonObject(value) && Object.hasOwn(value, "default");
   if (how === "added") {
-    emit(ctx, "required-added", `${path}/required`, `property "${name}" added, and required`, {
-      after: name,
-      note: "the object allows no other properties, so no caller could send it before: every existing call is rejected",
-      also: {
-        rule: "closed-object-property-added",
-        path: propPath,
-        message: `property "${name}" added, and required`,
-        ...side,
-        note: "it is also required, so every value carries it, and the old schema allows no other properties: consumers that validate against it reject every value",
+    emit(
+      ctx,
+      defaulted ? "required-added-with-default" : "required-added",
+      `${path}/required`,
+      `property "${name}" added, and required${defaulted ? ", with a default" : ""}`,
+      {
+        after: name,
+        note: defaulted
+          ? "it has a default, so a server that fills in defaults accepts calls that omit it"
+          : "the object allows no other properties, so no caller could send it before: every existing call is rejected",
+        also: {
+          rule: "closed-object-property-added",
+          path: propPath,
+          message: `property "${name}" added, and required`,
+          ...side,
+          note: "it is also required, so every value carries it, and the old schema allows no other properties: consumers that validate against it reject every value",
+        },
       },
-    });
+    );
   } else {
     emit(ctx, "required-removed", `${path}/required`, `property "${name}" removed, and no longer required`, {
       before: name,
-      note: "consumers that expect it find it missing (the object allows no other properties: callers that still send it are rejected too)",
+      note: "consumers that expect it find it missing",
       also: {
         rule: "closed-object-property-removed",
         path: propPath,
         message: `property "${name}" removed, and no longer required`,
         ...side,
-        note: "it was required, so every caller sends it, and the object allows no other properties: every existing call is rejected",
+        note: defaulted
+          ? "it was listed as required with a default (callers could omit it), and the object allows no other properties: calls that still send it are rejected"
+          : "it was required, so callers send it, and the object allows no other properties: those calls are rejected",
       },
     });
   }
@@ -166,6 +178,12 @@ function closedAndRequired(how: "added" | "removed", name: string, value: Json, 
 /** Whether `b` requires `name` and `a` did not (swap them for "no longer required"). */
 function newlyRequired(a: JsonObject, b: JsonObject, name: string): boolean {
   return stringList(b.required).includes(name) && !stringList(a.required).includes(name);
+}
+
+/** The `default` a property's own schema declares, if any (undefined otherwise). */
+function defaultOf(schema: JsonObject, name: string): Json | undefined {
+  const property = isJsonObject(schema.properties) ? schema.properties[name] : undefined;
+  return isJsonObject(property) && Object.hasOwn(property, "default") ? property.default : undefined;
 }
 
 function declares(schema: JsonObject, name: string): boolean {
@@ -180,7 +198,13 @@ function compareRequired(a: JsonObject, b: JsonObject, path: string, ctx: Contex
   for (const name of [...rb].sort()) {
     if (ra.has(name) || merged.has(name)) continue;
     const what = declares(b, name) && !declares(a, name) ? "added, and required" : "is now required";
-    emit(ctx, "required-added", `${path}/required`, `property "${name}" ${what}`, { after: name });
+    const defaulted = defaultOf(b, name);
+    if (defaulted !== undefined) {
+      emit(ctx, "required-added-with-default", `${path}/required`, `property "${name}" ${what}, with a default`, {
+        after: name,
+        note: `its default (${JSON.stringify(defaulted)}) says what an absent value means: a server that fills in defaults accepts calls that omit it`,
+      });
+    } else emit(ctx, "required-added", `${path}/required`, `property "${name}" ${what}`, { after: name });
   }
   for (const name of [...ra].sort()) {
     if (rb.has(name) || merged.has(name)) continue;

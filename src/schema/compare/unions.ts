@@ -194,8 +194,8 @@ export function compareOneSidedUnion(A: Norm, B: Norm, path: string, ctx: Contex
   if (best === -1 && plain.types && plain.types.size > 1 && oneTypeEach()) {
     const split: Json[] = [...plain.types].sort().map((type) => ({ ...single, type }));
     // Paths name the union's branches (the type list has no branch of its own to point at).
-    if (unionIsOld) matchBranches(branches, split, `${path}/${key}`, ctx);
-    else matchBranches(split, branches, `${path}/${key}`, ctx, true);
+    if (unionIsOld) matchBranches(branches, split, `${path}/${key}`, ctx, false, key === "anyOf");
+    else matchBranches(split, branches, `${path}/${key}`, ctx, true, key === "anyOf");
     return true;
   }
   if (best === -1) {
@@ -208,11 +208,20 @@ export function compareOneSidedUnion(A: Norm, B: Norm, path: string, ctx: Contex
       }
     });
   }
+  // An anyOf branch whose values the branch that stands for the plain side accepts too (a
+  // repeated alternative) adds, or took away, nothing.
+  const repeated = (branch: Json) =>
+    key === "anyOf" &&
+    best !== -1 &&
+    branches.length <= MAX_ABSORB_BRANCHES &&
+    covers(branches[best] as Json, branch, unionIsOld ? "old" : "new", ctx);
   branches.forEach((branch, i) => {
     const branchPath = `${path}/${key}/${i}`;
     if (i === best) {
       if (unionIsOld) compareNode(branch, single, branchPath, ctx, true);
       else compareNode(single, branch, branchPath, ctx, true);
+    } else if (repeated(branch)) {
+      return;
     } else if (unionIsOld) {
       emit(ctx, "any-of-branch-removed", branchPath, `alternative ${show(branch)} removed`, { before: branch });
     } else {
@@ -234,7 +243,14 @@ export function compareOneSidedUnion(A: Norm, B: Norm, path: string, ctx: Contex
  * the engine's step budget bounds. `pairedAtNew`: a paired branch is reported at its new
  * index (when the old side is a split type list, not a union).
  */
-export function matchBranches(ba: Json[], bb: Json[], path: string, ctx: Context, pairedAtNew = false): void {
+export function matchBranches(
+  ba: Json[],
+  bb: Json[],
+  path: string,
+  ctx: Context,
+  pairedAtNew = false,
+  coverable = false,
+): void {
   const pairOf = new Map<number, number>();
   const usedB = new Set<number>();
   // 1. The same text, then the same validation keywords (documentation aside), in order: a
@@ -297,15 +313,36 @@ export function matchBranches(ba: Json[], bb: Json[], path: string, ctx: Context
     pairOf.set(i, k);
     usedB.add(k);
   }
+  // Under anyOf (coverable), a branch removed whose values a new branch accepts, or one added whose
+  // values an old branch accepted, changes nothing the union accepts: no finding (a rewrite).
+  // Under anyOf (coverable), a branch removed or added whose values a branch kept on its side (one
+  // paired across the edit) accepts anyway, a repeated alternative, changes nothing the union accepts.
+  const small = coverable && ba.length + bb.length <= MAX_ABSORB_BRANCHES;
+  const keptOld = ba.filter((_, i) => pairOf.has(i));
+  const keptNew = bb.filter((_, k) => usedB.has(k));
   ba.forEach((branch, i) => {
     const k = pairOf.get(i);
     if (k !== undefined) compareBranch(ba, bb, i, k, `${path}/${pairedAtNew ? k : i}`, ctx);
+    else if (small && keptOld.some((kept) => covers(kept, branch, "old", ctx))) return;
     else emit(ctx, "any-of-branch-removed", `${path}/${i}`, `alternative ${show(branch)} removed`, { before: branch });
   });
   bb.forEach((branch, k) => {
-    if (!usedB.has(k))
-      emit(ctx, "any-of-branch-added", `${path}/${k}`, `alternative ${show(branch)} added`, { after: branch });
+    if (usedB.has(k)) return;
+    if (small && keptNew.some((kept) => covers(kept, branch, "new", ctx))) return;
+    emit(ctx, "any-of-branch-added", `${path}/${k}`, `alternative ${show(branch)} added`, { after: branch });
   });
+}
+
+/**
+ * Whether every value `inner` accepts is accepted by `outer`, both branches of the same side's
+ * union (`side`: whose root their references resolve in). A side question on the plain engine;
+ * unions past MAX_ABSORB_BRANCHES are not asked.
+ */
+function covers(outer: Json, inner: Json, side: "old" | "new", ctx: Context): boolean {
+  if (ctx.probe) return false;
+  const root = side === "old" ? ctx.oldRoot : ctx.newRoot;
+  const same: Context = { ...ctx, oldRoot: root, newRoot: root };
+  return !findingsOf(inner, outer, same, true).some(narrows);
 }
 
 /** Narrowing: some value was accepted and is not; widening: the reverse (by the rule's two severities). */

@@ -391,7 +391,8 @@ export function* leafCandidates(L: Leaf): Generator<Cand> {
     ["overlap", () => overlapCandidates(L)],
   ];
   let first: string | undefined;
-  if (rule === "required-added" || rule === "required-removed") first = "required";
+  if (rule === "required-added" || rule === "required-added-with-default" || rule === "required-removed")
+    first = "required";
   else if (rule === "null-removed" || rule === "null-added") yield null;
   else if (rule === "type-narrowed" || rule === "type-widened") first = "type";
   else if (rule.startsWith("enum-") || rule.startsWith("const-")) first = "value";

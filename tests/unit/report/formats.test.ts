@@ -49,10 +49,10 @@ describe("markdown", () => {
     const md = renderMarkdown(diff.report);
     expect(md.startsWith("## ❌ mcp-contract diff: 10 changes at or above breaking\n")).toBe(true);
     expect(md).toContain("| 🔴 breaking | 13 | 10 | 3 |");
-    expect(md).toContain("| **total** | **21** | **10** | **3** |");
+    expect(md).toContain("| **total** | **22** | **10** | **3** |");
     expect(md).toContain("The changes require a MAJOR version bump.");
     expect(md).toContain("<details open>\n<summary>🔴 <strong>Breaking (13)</strong></summary>\n\n");
-    expect(md).toContain("<details>\n<summary>🟡 <strong>Minor (5)</strong></summary>");
+    expect(md).toContain("<details>\n<summary>🟡 <strong>Minor (6)</strong></summary>");
     expect(md).toContain('> ⚠️ ignore "enum-value-removed" on tool "old\\_tool" expired');
     expect(renderMarkdown(emptyReport())).toContain("## ✅ mcp-contract check: no changes");
     // Reporting only, with breaking changes listed: never a green tick over them.
@@ -255,7 +255,7 @@ describe("github", () => {
     // A removal is on the old file (the working tree's own here).
     expect(line("tool-removed")).toMatch(/^::error file=mcp\.contract\.json,line=\d+,col=5,/);
     expect(lines.at(-1)).toBe(
-      "mcp-contract diff: FAIL: 10 changes at or above breaking (--fail-on breaking) · 13 breaking, 5 minor, 3 patch · requires a MAJOR version bump · patch changes are not annotated",
+      "mcp-contract diff: FAIL: 10 changes at or above breaking (--fail-on breaking) · 13 breaking, 6 minor, 3 patch · requires a MAJOR version bump · patch changes are not annotated",
     );
     // Reporting only: breaking changes are still errors; with --fail-on patch, patch changes fail and are annotated.
     const reporting = renderGithub({ ...diff.report, failOn: "never", result: "pass", failing: 0 }, diff.context);
@@ -290,7 +290,7 @@ describe("text and JSON reports: exemptions and notices", () => {
       '  ✖ tool "get_forecast": property "days" is now required at inputSchema [required-added] (ignored: days is always sent by our client (JIRA-123))\n',
     );
     expect(text).toContain("[pattern-added] (out of scope: set_alert is not in --used tools.json)\n");
-    expect(text).toContain("13 breaking, 5 minor, 3 patch · requires a MAJOR version bump · 3 exempt (not counted)\n");
+    expect(text).toContain("13 breaking, 6 minor, 3 patch · requires a MAJOR version bump · 3 exempt (not counted)\n");
     expect(text).toContain("✖ FAIL: 10 changes at or above breaking (--fail-on breaking)\n");
     expect(text.trimEnd().split("\n").slice(-2)).toEqual(diff.report.notices.map((n) => `notice: ${n}`));
     expect(renderText({ ...emptyReport(), notices: ["n1"] }, { color: false })).toContain(

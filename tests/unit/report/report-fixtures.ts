@@ -43,15 +43,16 @@ export function baselineContract(): Contract {
   return c;
 }
 
-/** A copy of `value` with each JSON Pointer set to its new value (the pointer's parent must exist). */
-function edit(value: Json | undefined, edits: [pointer: string, value: Json][]): Json {
+/** A copy of `value` with each JSON Pointer set to its new value, or removed (undefined); the pointer's parent must exist. */
+function edit(value: Json | undefined, edits: [pointer: string, value: Json | undefined][]): Json {
   const copy = structuredClone(value) as Json;
   for (const [pointer, next] of edits) {
     const segments = pointer.slice(1).split("/");
     const last = segments.pop() as string;
     let node = copy as JsonObject;
     for (const segment of segments) node = node[segment] as JsonObject;
-    node[last] = next;
+    if (next === undefined) delete node[last];
+    else node[last] = next;
   }
   return copy;
 }
@@ -62,7 +63,8 @@ export function currentContract(): Contract {
   const forecast = c.tools[0]!;
   const input = edit(forecast.inputSchema, [
     ["/properties/units/enum", ["metric"]], // enum-value-removed (input: breaking, with a witness)
-    ["/required", ["city", "days"]], // required-added (input: breaking)
+    ["/required", ["city", "days"]], // required-added (input: breaking: its default goes, below)
+    ["/properties/days/default", undefined], // a required property with a default would be required-added-with-default
     ["/properties/days/maximum", 14], // maximum-raised (input: minor)
   ]);
   const output = edit(forecast.outputSchema, [

@@ -40,6 +40,8 @@ const MIRROR_WAIVERS: Record<string, string> = {
   "comparison-limit-reached": "a note that the engine stopped comparing, not an edit with a direction",
   "ref-target-unresolvable": "a $ref that resolves on neither side cannot be compared in either direction",
   "security-finding-introduced": "a finding that goes away is good news, reported by the text change itself",
+  "required-added-with-default":
+    "its reverse, a property with a default no longer required, is required-removed: consumers may find it missing",
   "security-warning-introduced":
     "as security-finding-introduced: a warning that goes away is reported by the text change",
   "tool-duplicate-added":

@@ -325,6 +325,13 @@ const OBJECT_CASES: Case[] = [
     expect: [at("property-removed", "/properties/units")],
   },
   {
+    name: "a property with a default becomes required (zod's .default() is written as required)",
+    old: tool({ scale: { type: "string", enum: ["css", "device"], default: "css" } }),
+    new: tool({ scale: { type: "string", enum: ["css", "device"], default: "css" } }, { required: ["city", "scale"] }),
+    expect: [at("required-added-with-default", "/required")],
+    reverse: [at("required-removed", "/required")],
+  },
+  {
     name: "required gains a name",
     old: tool({ days: { type: "integer" } }),
     new: tool({ days: { type: "integer" } }, { required: ["city", "days"] }),
@@ -1670,6 +1677,8 @@ const EXPECTED_SEVERITY: Record<string, [input: Severity, output: Severity]> = {
   "property-added": [M, M],
   // Its removal: on output consumers lose the property.
   "property-removed": [M, M],
+  // Required with a default: a server that fills in defaults still accepts calls that omit it.
+  "required-added-with-default": [M, M],
   "comparison-limit-reached": [B, B],
   // The $schema line alone is a label; meaning changes of a dialect switch get their own rules.
   "schema-dialect-changed": [P, P],
