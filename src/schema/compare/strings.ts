@@ -4,11 +4,44 @@
  * statically, so a changed pattern is reported with that said, never judged silently. Pure.
  */
 import type { JsonObject } from "../../contract/model.ts";
+import { testRegex } from "../regex.ts";
 import { compareCount } from "./bounds.ts";
 import { type Context, emit } from "./context.ts";
 
+/**
+ * Formats no empty string satisfies. (uri-reference, json-pointer and regex accept "", so they
+ * are not here.) The engine treats format as an assertion, as it does when one is added.
+ */
+const NONEMPTY_FORMATS = new Set([
+  "email",
+  "idn-email",
+  "uri",
+  "iri",
+  "date",
+  "date-time",
+  "time",
+  "duration",
+  "uuid",
+  "ipv4",
+  "ipv6",
+  "hostname",
+  "idn-hostname",
+]);
+
+/**
+ * `minLength: 1` added where the old schema already refused the empty string (its pattern cannot
+ * match "", or its format never accepts it): the new bound rejects nothing that was accepted
+ * (zod's .min(1) beside an email or URL check that a release dropped).
+ */
+function emptyAlreadyRefused(a: JsonObject, b: JsonObject): boolean {
+  const before = typeof a.minLength === "number" ? a.minLength : 0;
+  if (b.minLength !== 1 || before >= 1) return false;
+  if (typeof a.format === "string" && NONEMPTY_FORMATS.has(a.format)) return true;
+  return typeof a.pattern === "string" && testRegex(a.pattern, "") === false;
+}
+
 export function compareStrings(a: JsonObject, b: JsonObject, path: string, ctx: Context): void {
-  compareCount(a, b, "minLength", path, ctx);
+  if (!emptyAlreadyRefused(a, b)) compareCount(a, b, "minLength", path, ctx);
   compareCount(a, b, "maxLength", path, ctx);
   const pa = typeof a.pattern === "string" ? a.pattern : undefined;
   const pb = typeof b.pattern === "string" ? b.pattern : undefined;

@@ -208,6 +208,59 @@ describe("3. keywords that cannot reject anything are no change", () => {
       ],
     },
     {
+      title: "minLength 1 where the old format already refused the empty string (uri): no narrowing",
+      old: withP({ type: "string", format: "uri" }),
+      new: withP({ type: "string", minLength: 1 }),
+      forward: [
+        ["equivalent-rewrite", "patch"],
+        ["format-removed", "minor"],
+      ],
+      backward: [
+        ["format-added", "breaking"],
+        ["min-length-lowered", "minor"],
+      ],
+    },
+    {
+      title: "minLength 1 where the old pattern cannot match the empty string: no narrowing",
+      old: withP({ type: "string", pattern: "^[^@]+@[^@]+$" }),
+      new: withP({ type: "string", minLength: 1 }),
+      forward: [
+        ["equivalent-rewrite", "patch"],
+        ["pattern-removed", "minor"],
+      ],
+      backward: [
+        ["min-length-lowered", "minor"],
+        ["pattern-added", "breaking"],
+      ],
+    },
+    {
+      title: "minLength 1 on a free string is still a narrowing",
+      old: withP({ type: "string" }),
+      new: withP({ type: "string", minLength: 1 }),
+      forward: [["min-length-raised", "breaking"]],
+      backward: [["min-length-lowered", "minor"]],
+    },
+    {
+      title: "an anyOf alternative that repeats a kept one adds nothing; a new kind of value does",
+      old: withP({ type: "string" }),
+      new: withP({ anyOf: [{ type: "string" }, { type: "string", minLength: 2 }, { type: "object" }] }),
+      forward: [
+        ["equivalent-rewrite", "patch"],
+        ["any-of-branch-added", "minor"],
+      ],
+      backward: [
+        ["equivalent-rewrite", "patch"],
+        ["any-of-branch-removed", "breaking"],
+      ],
+    },
+    {
+      title: "a property with a default that becomes required: minor (servers fill the default in)",
+      old: withP({ type: "string", enum: ["css", "device"], default: "css" }),
+      new: withP({ type: "string", enum: ["css", "device"], default: "css" }, input, { required: ["p"] }),
+      forward: [["required-added-with-default", "minor"]],
+      backward: [["required-removed", "minor"]],
+    },
+    {
       title: "a real bound beside number → integer is still its own change",
       old: withP({ type: "number" }),
       new: withP({ type: "integer", minimum: 0 }),
