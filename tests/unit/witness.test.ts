@@ -326,6 +326,21 @@ describe("findWitness: types, null, enum, const", () => {
     expect(obj(w).units).toBe("imperial");
   });
 
+  test("several values removed at one path: each change's witness is its own value", () => {
+    const old: JsonObject = {
+      type: "object",
+      properties: { kind: { type: "string", enum: ["issue", "span", "breadcrumbs", "snapshotImage"] } },
+      required: ["kind"],
+    };
+    const next = edit(old, (s) => {
+      s.properties.kind.enum = ["issue"];
+    });
+    for (const value of ["breadcrumbs", "snapshotImage", "span"]) {
+      const w = expectWitness(old, next, { rule: "enum-value-removed", path: "/properties/kind/enum", before: value });
+      expect(obj(w).kind).toBe(value);
+    }
+  });
+
   test("enum-value-removed without before/after: found by set difference, inside array items", () => {
     const next = edit(forecast, (s) => {
       s.properties.include.items.enum = ["hourly", "daily"];

@@ -128,8 +128,9 @@ function valueCandidates(L: Leaf): Json[] {
   const inRej = rejValues ? new Set(rejValues.map(valueKey)) : undefined;
   const notInRej = (v: Json) => !inRej?.has(valueKey(v));
   const out: Json[] = [];
-  if (accValues) pushAll(out, accValues.filter(notInRej));
+  // The change's own value first: each of several values removed at one path is its own witness.
   pushAll(out, payloadValues(L).filter(notInRej));
+  if (accValues) pushAll(out, accValues.filter(notInRej));
   const pool: Json[] = [
     ...samplesOf(L, 4),
     ...stringCandidates(L, false),
