@@ -13,7 +13,7 @@ import type { Contract } from "../../src/contract/model.ts";
 import { attachWitnesses } from "../../src/diff/witnesses.ts";
 import { compareSurfaces } from "../../src/policy/compare.ts";
 import { finishVerdict } from "../../src/policy/verdict.ts";
-import { buildReport, type Side } from "../../src/report/model.ts";
+import { buildReport, sideOf } from "../../src/report/model.ts";
 import { renderText } from "../../src/report/text.ts";
 import { expectGolden } from "../helpers/golden.ts";
 
@@ -23,11 +23,6 @@ const { pairs } = JSON.parse(readFileSync(join(DIR, "pairs.json"), "utf8")) as {
 
 const read = (name: string, version: string) =>
   JSON.parse(readFileSync(join(DIR, `${name}-${version}.contract.json`), "utf8")) as Contract;
-const side = (c: Contract, source: string): Side => ({
-  source,
-  server: { name: c.server.name, version: c.server.version },
-  protocolVersion: c.protocolVersion,
-});
 
 describe("published version pairs: golden reports", () => {
   test("ten servers", () => {
@@ -40,8 +35,8 @@ describe("published version pairs: golden reports", () => {
       const changes = await attachWitnesses(compareSurfaces(before, after), before, after);
       const report = buildReport(
         "diff",
-        side(before, `${name}-${from}`),
-        side(after, `${name}-${to}`),
+        sideOf(before, `${name}-${from}`),
+        sideOf(after, `${name}-${to}`),
         changes,
         "breaking",
         [],
