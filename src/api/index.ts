@@ -15,6 +15,9 @@
  * as an invalid lockfile, ServerError (3) when a server fails.
  * - serveMock(contract, options): the contract as an MCP server on Streamable HTTP (both eras),
  *   as `mcp-contract mock --http` serves it, for a consumer's tests.
+ * - The mcp-query family's names, with their call shapes (./seed-compat.ts): captureContract(client),
+ *   diffContract(pinned, live, { used }), diffSchema(prev, next, "in" | "out"),
+ *   mockFromContract(contract), formatDiff(diff).
  */
 
 import type { EraSetting } from "../connect/era.ts";
@@ -34,6 +37,7 @@ import type { Severity } from "../rules/model.ts";
 import { diffRule } from "../rules/registry.ts";
 import { compareSchemas } from "../schema/compare/index.ts";
 import { VERSION } from "../version.ts";
+import { diffSchemaSeed, type SeedSchemaChange } from "./seed-compat.ts";
 
 export type { EraSetting } from "../connect/era.ts";
 export { serializeContract } from "../contract/canonical.ts";
@@ -48,6 +52,16 @@ export type { DiffRuleId, LintRuleId, RuleId } from "../rules/registry.ts";
 
 /** The mcp-contract version. */
 export const version: string = VERSION;
+export {
+  type CaptureContractOptions,
+  type ConnectedClient,
+  type ContractChange,
+  type ContractDiff,
+  captureContract,
+  diffContract,
+  formatDiff,
+  type SeedSchemaChange,
+} from "./seed-compat.ts";
 
 /** A lockfile's text → its Contract, validated exactly as the CLI validates lockfiles (UsageError otherwise). */
 export function parseContract(text: string, source = "contract"): Contract {
@@ -129,13 +143,32 @@ export interface SchemaDiffChange {
 /**
  * Compare two JSON Schemas as sets of values. "input" (what callers send, like a tool's
  * inputSchema) is contravariant: accepting less breaks callers; "output" (what callers
- * receive, like an outputSchema) is covariant: producing more breaks them.
+ * receive, like an outputSchema) is covariant: producing more breaks them. Witnesses are
+ * attached, so this form is async. The mcp-query family's form, `diffSchema(prev, next,
+ * "in" | "out")`, answers at once, without witnesses, as its callers wrote it.
  */
-export async function diffSchema(
+export function diffSchema(prev: Json | undefined, next: Json | undefined, variance: "in" | "out"): SeedSchemaChange[];
+export function diffSchema(
   before: Json,
   after: Json,
   direction: Direction,
+  options?: { witness?: boolean },
+): Promise<SchemaDiffChange[]>;
+export function diffSchema(
+  before: Json | undefined,
+  after: Json | undefined,
+  direction: Direction | "in" | "out",
   options: { witness?: boolean } = {},
+): Promise<SchemaDiffChange[]> | SeedSchemaChange[] {
+  if (direction === "in" || direction === "out") return diffSchemaSeed(before, after, direction);
+  return diffSchemaWithWitnesses(before ?? {}, after ?? {}, direction, options);
+}
+
+async function diffSchemaWithWitnesses(
+  before: Json,
+  after: Json,
+  direction: Direction,
+  options: { witness?: boolean },
 ): Promise<SchemaDiffChange[]> {
   if (direction !== "input" && direction !== "output") {
     throw new UsageError(`direction must be "input" or "output", got ${JSON.stringify(direction)}.`);
@@ -296,4 +329,9 @@ export async function serveMock(contract: ContractInput, options: MockOptions = 
     ...(options.onExchange ? { onExchange: options.onExchange } : {}),
   });
   return serveNodeHttp(server, options.host ?? "127.0.0.1", options.port ?? 0);
+}
+
+/** The mcp-query family's name for serveMock: the contract as a running mock MCP server (Streamable HTTP). */
+export function mockFromContract(contract: ContractInput, options: MockOptions = {}): Promise<RunningMock> {
+  return serveMock(contract, options);
 }

@@ -69,8 +69,11 @@ export function serverFacts(opening: Opening): ServerFacts {
   return facts;
 }
 
+/** What a capture needs of a session: ours, or an adapter over a connected SDK client (src/api). */
+export type CaptureSession = Pick<Session, "opening" | "era" | "changedLists" | "request" | "listen" | "assertHealthy">;
+
 export async function captureSurface(
-  session: Session,
+  session: CaptureSession,
   clientCapabilities: ClientCapability[],
   options: CaptureOptions = {},
 ): Promise<Contract> {
@@ -136,12 +139,12 @@ function listChangedFilter(capabilities: JsonObject): JsonObject {
   return filter;
 }
 
-function clearChanged(session: Session, list: SurfaceList): void {
+function clearChanged(session: CaptureSession, list: SurfaceList): void {
   session.changedLists.delete(list.capability);
 }
 
 /** Follow nextCursor until the list ends, refusing cursors that would loop forever. */
-async function drain(session: Session, list: SurfaceList): Promise<JsonObject[]> {
+async function drain(session: CaptureSession, list: SurfaceList): Promise<JsonObject[]> {
   const items: JsonObject[] = [];
   const seenCursors = new Set<string>();
   let cursor: string | undefined;

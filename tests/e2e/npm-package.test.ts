@@ -186,6 +186,54 @@ console.log(JSON.stringify({
     });
   }, 60_000);
 
+  test("the mcp-query family's names work with the call shapes its users wrote (issue #29)", async () => {
+    requireTool("node");
+    const sdk = (path: string) => JSON.stringify(join(ROOT, "node_modules/@modelcontextprotocol/sdk/dist/esm", path));
+    const script = `
+import { Client } from ${sdk("client/index.js")};
+import { StdioClientTransport } from ${sdk("client/stdio.js")};
+import { captureContract, diffContract, diffSchema, formatDiff, mockFromContract, parseContract } from "mcp-contract";
+import { readFileSync } from "node:fs";
+const client = new Client({ name: "consumer-test", version: "1.0.0" });
+await client.connect(new StdioClientTransport({ command: "node", args: [${JSON.stringify(join(ROOT, "examples/weather-server.mjs"))}] }));
+const live = await captureContract(client);
+await client.close();
+const pinned = parseContract(readFileSync(${JSON.stringify(WEATHER)}, "utf8"));
+const changed = structuredClone(live);
+changed.tools[0].inputSchema.properties.units.enum = ["metric"];
+const same = diffContract(pinned, live);
+const diff = diffContract(live, changed, { used: ["get_forecast"] });
+const unused = diffContract(live, changed, { used: ["set_alert"] });
+const schema = diffSchema({ type: "string", enum: ["a", "b"] }, { type: "string", enum: ["a"] }, "in");
+const mock = await mockFromContract(pinned);
+const reachable = mock.url.startsWith("http://127.0.0.1:");
+await mock.close();
+console.log(JSON.stringify({
+  tools: live.tools.map((t) => t.name),
+  same: same.changes.length,
+  breaking: diff.breaking,
+  detail: diff.changes[0]?.detail,
+  unused: unused.breaking,
+  text: formatDiff(diff).includes("enum-value-removed"),
+  schema: schema.map((c) => [c.level, c.rule]),
+  reachable,
+}));
+`;
+    writeFileSync(join(project, "use-seed-api.mjs"), script);
+    const result = await run(["node", "use-seed-api.mjs"], { cwd: project });
+    expect(result.stderr).toBe("");
+    expect(JSON.parse(result.stdout)).toEqual({
+      tools: ["get_forecast", "set_alert"],
+      same: 0,
+      breaking: 1,
+      detail: 'tool "get_forecast": value "imperial" no longer allowed at inputSchema.properties.units',
+      unused: 0,
+      text: true,
+      schema: [["breaking", "enum-value-removed"]],
+      reachable: true,
+    });
+  }, 60_000);
+
   test("keeps the MCP SDK out of what `import` loads: only capture loads it", () => {
     const dist = join(project, "node_modules/mcp-contract/dist");
     const loaded = new Set<string>();
