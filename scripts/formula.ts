@@ -67,7 +67,6 @@ export function renderFormula({ version, sums, base = releaseBaseUrl() }: Formul
 class McpContract < Formula
   desc "Pin MCP servers' capability surfaces in lockfiles and fail CI on breaking drift"
   homepage ${rubyString(`https://github.com/${RELEASE_REPOSITORY}`)}
-  version ${rubyString(version)}
   license "MIT"
 
   on_macos do
