@@ -5,7 +5,8 @@
  * Loaded for HTTP targets only; the OAuth client itself (oauth4webapi) loads only to refresh or explain.
  */
 import type { Target } from "../connect/target.ts";
-import { errorMessage, ServerError } from "../errors.ts";
+import { errorMessage, ServerError, UsageError } from "../errors.ts";
+import { AuthLimitError, type Deadline, deadlineIn } from "./limits.ts";
 import { type Credential, findCredential, readCredential, withLock } from "./store.ts";
 
 export interface CachedAuthorization {
@@ -14,8 +15,17 @@ export interface CachedAuthorization {
   issuer: string;
 }
 
+/**
+ * The capture's --timeout, in ms: a refresh (waiting for another process's, discovery, the token
+ * request) must fit in it, like the capture itself. The auth command's own requests keep 30 s each.
+ */
+function refreshDeadline(timeoutMs: number | undefined): Deadline | undefined {
+  if (timeoutMs === undefined) return undefined;
+  return deadlineIn(timeoutMs, `the --timeout of ${Number((timeoutMs / 1000).toFixed(3))} s`);
+}
+
 /** The stored token for this server, refreshed if it has expired; undefined when there is no sign-in. */
-export async function cachedAuthorization(url: URL): Promise<CachedAuthorization | undefined> {
+export async function cachedAuthorization(url: URL, timeoutMs?: number): Promise<CachedAuthorization | undefined> {
   const found = findCredential(url);
   if (!found) return undefined;
   let credential = found.credential;
@@ -28,15 +38,34 @@ export async function cachedAuthorization(url: URL): Promise<CachedAuthorization
         (current) =>
           (current.accessToken !== stale && (current.expiresAt ?? Number.POSITIVE_INFINITY) > Date.now()) ||
           !isExpired(current),
+        refreshDeadline(timeoutMs),
       );
     } catch (error) {
-      throw new ServerError(
-        `the stored sign-in for ${url.href} has expired and could not be refreshed: ${errorMessage(error).replace(/\.$/, "")}. Sign in again with \`mcp-contract auth --url ${url.href}\`.`,
-        { cause: error },
-      );
+      throw refreshFailed(url, credential, error);
     }
   }
   return authorizationOf(credential);
+}
+
+/**
+ * Why a refresh failed, with the fix that fits: a store or disk problem stays a usage error (exit
+ * 2); a slow or flooding authorization server says so and to retry; a refused grant, sign in again.
+ */
+function refreshFailed(url: URL, credential: Credential, error: unknown): Error {
+  const reason = errorMessage(error).replace(/\.$/, "");
+  if (error instanceof UsageError) {
+    return new UsageError(`the stored sign-in for ${url.href} had expired; ${reason}.`, { cause: error });
+  }
+  if (error instanceof AuthLimitError) {
+    return new ServerError(
+      `the stored sign-in for ${url.href} has expired and could not be refreshed at ${credential.issuer}: ${error.fact}. ${error.advice}; the stored sign-in was not changed.`,
+      { cause: error },
+    );
+  }
+  return new ServerError(
+    `the stored sign-in for ${url.href} has expired and could not be refreshed: ${reason}. Sign in again with \`mcp-contract auth --url ${url.href}\`.`,
+    { cause: error },
+  );
 }
 
 /**
@@ -45,7 +74,11 @@ export async function cachedAuthorization(url: URL): Promise<CachedAuthorization
  * person (a refresh token, or client credentials), or another process already got one; else
  * undefined, and the 401 is explained as before. Asked once per capture.
  */
-export async function renewRejected(url: URL, used: CachedAuthorization): Promise<CachedAuthorization | undefined> {
+export async function renewRejected(
+  url: URL,
+  used: CachedAuthorization,
+  timeoutMs?: number,
+): Promise<CachedAuthorization | undefined> {
   const found = findCredential(url);
   if (!found) return undefined;
   const { refreshToken, grant } = found.credential;
@@ -54,9 +87,13 @@ export async function renewRejected(url: URL, used: CachedAuthorization): Promis
     const credential = await renewUnderLock(
       found,
       (current) => current.accessToken !== used.token && !isExpired(current),
+      refreshDeadline(timeoutMs),
     );
     return credential.accessToken === used.token ? undefined : authorizationOf(credential);
-  } catch {
+  } catch (error) {
+    // A full disk or an unsafe store, a slow or flooding server: said as such.
+    if (error instanceof UsageError || error instanceof AuthLimitError)
+      throw refreshFailed(url, found.credential, error);
     // A refused refresh leaves the 401's own explanation: sign in again.
     return undefined;
   }
@@ -71,13 +108,18 @@ export async function renewRejected(url: URL, used: CachedAuthorization): Promis
 function renewUnderLock(
   found: { path: string; credential: Credential },
   usable: (current: Credential) => boolean,
+  deadline: Deadline | undefined,
 ): Promise<Credential> {
-  return withLock(found.path, async () => {
-    const current = readCredential(found.path) ?? found.credential;
-    if (usable(current)) return current;
-    const { refreshCredential } = await import("./signin.ts");
-    return refreshCredential(current);
-  });
+  return withLock(
+    found.path,
+    async () => {
+      const current = readCredential(found.path) ?? found.credential;
+      if (usable(current)) return current;
+      const { refreshCredential } = await import("./signin.ts");
+      return refreshCredential(current, deadline);
+    },
+    deadline,
+  );
 }
 
 function authorizationOf(credential: Credential): CachedAuthorization {
@@ -123,7 +165,10 @@ export async function explainUnauthorized(
     const late = new Promise<never>((_, reject) => {
       timer = setTimeout(() => reject(new Error("discovery took too long")), HINT_TIMEOUT_MS);
     });
-    const found = await Promise.race([discover(url, HINT_TIMEOUT_MS), late]).finally(() => clearTimeout(timer));
+    const found = await Promise.race([
+      discover(url, deadlineIn(HINT_TIMEOUT_MS, `${HINT_TIMEOUT_MS / 1000} s`)),
+      late,
+    ]).finally(() => clearTimeout(timer));
     issuer = found.issuer;
     scope = found.probe.scope;
   } catch {
@@ -140,12 +185,16 @@ export function takesStoredToken(target: Target): target is Extract<Target, { ki
   return target.kind === "http" && !Object.keys(target.headers).some((name) => name.toLowerCase() === "authorization");
 }
 
-/** The target with the stored sign-in's token as its Authorization header, when there is one. */
+/**
+ * The target with the stored sign-in's token as its Authorization header, when there is one.
+ * `timeoutMs` is the capture's --timeout: refreshing an expired token must fit in it.
+ */
 export async function withStoredToken(
   target: Target,
+  timeoutMs?: number,
 ): Promise<{ target: Target; used: CachedAuthorization | undefined }> {
   if (!takesStoredToken(target)) return { target, used: undefined };
-  const used = await cachedAuthorization(target.url);
+  const used = await cachedAuthorization(target.url, timeoutMs);
   return { target: withToken(target, used), used };
 }
 
@@ -196,7 +245,7 @@ async function explainInsufficientScope(url: URL, used: CachedAuthorization, ori
         },
         body: JSON.stringify({ jsonrpc: "2.0", id: 0, method: "ping" }),
       },
-      HINT_TIMEOUT_MS,
+      deadlineIn(HINT_TIMEOUT_MS, `${HINT_TIMEOUT_MS / 1000} s`),
     );
     await response.body?.cancel().catch(() => {});
     if (response.status === 403) wanted = bearerHints(response.headers.get("www-authenticate")).scope;

@@ -7,7 +7,7 @@
 import * as oauth from "oauth4webapi";
 import { errorMessage, ServerError, UsageError } from "../errors.ts";
 import { VERSION } from "../version.ts";
-import { isLoopback, requestOptions } from "./http.ts";
+import { AuthLimitError, deadlineIn, isLoopback, requestOptions } from "./http.ts";
 import type { Registration } from "./store.ts";
 
 export interface ClientIdentity {
@@ -99,7 +99,6 @@ export function clientAuthFor(method: string, secret: string | undefined): oauth
 }
 
 async function register(as: oauth.AuthorizationServer, redirectUri: string, scope?: string): Promise<ClientIdentity> {
-  const issuer = new URL(as.issuer);
   let registered: Awaited<ReturnType<typeof oauth.processDynamicClientRegistrationResponse>>;
   try {
     const response = await oauth.dynamicClientRegistrationRequest(
@@ -115,10 +114,11 @@ async function register(as: oauth.AuthorizationServer, redirectUri: string, scop
         token_endpoint_auth_method: "none",
         ...(scope ? { scope } : {}),
       },
-      requestOptions(issuer),
+      requestOptions(String(as.registration_endpoint)),
     );
     registered = await oauth.processDynamicClientRegistrationResponse(response);
   } catch (error) {
+    if (error instanceof AuthLimitError) throw error;
     throw new ServerError(
       `dynamic client registration at ${as.registration_endpoint} failed: ${describeOAuthError(error)}. If the server does not let clients register themselves, register mcp-contract with its operator and pass --client-id ID.`,
       { cause: error },
@@ -161,11 +161,13 @@ export async function revokeTokens(credential: {
   refreshToken?: string;
 }): Promise<boolean> {
   const { discoverIssuer } = await import("./discovery.ts");
-  const as = await discoverIssuer(credential.issuer, 5_000);
+  // Logout does not wait long for a courtesy: the file is gone already.
+  const deadline = deadlineIn(5_000, "5 s");
+  const as = await discoverIssuer(credential.issuer, deadline);
   if (!as.revocation_endpoint) return false;
   const client: oauth.Client = { client_id: credential.clientId, token_endpoint_auth_method: credential.clientAuth };
   const auth = clientAuthFor(credential.clientAuth, credential.clientSecret);
-  const options = requestOptions(new URL(as.issuer), 5_000);
+  const options = requestOptions(as.revocation_endpoint, deadline);
   // The refresh token first: revoking it commonly ends the access tokens issued from it too.
   for (const [token, hint] of [
     [credential.refreshToken, "refresh_token"],

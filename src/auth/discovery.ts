@@ -7,7 +7,15 @@
  */
 import * as oauth from "oauth4webapi";
 import { errorMessage, ServerError } from "../errors.ts";
-import { describeNetworkError, isLoopback, requestOptions, timedFetch } from "./http.ts";
+import {
+  AuthLimitError,
+  authFetch,
+  type Deadline,
+  describeNetworkError,
+  isLoopback,
+  requestOptions,
+  timedFetch,
+} from "./http.ts";
 import { bearerHints } from "./www-authenticate.ts";
 
 export interface Discovery {
@@ -31,16 +39,16 @@ export interface Discovery {
 /** Every step tried, for the message when none works. */
 type Tried = string[];
 
-export async function discover(url: URL, timeoutMs?: number): Promise<Discovery> {
+export async function discover(url: URL, deadline?: Deadline): Promise<Discovery> {
   assertSecure(url, "the MCP server");
-  const probe = await probeServer(url, timeoutMs);
+  const probe = await probeServer(url, deadline);
   const tried: Tried = [];
-  const prm = await findResourceMetadata(url, probe.resourceMetadata, tried, timeoutMs);
+  const prm = await findResourceMetadata(url, probe.resourceMetadata, tried, deadline);
   const resource = prm?.metadata.resource ?? withoutFragment(url);
   // Without resource metadata (servers of the 2025-03-26 spec), the server's origin is the authorization server.
   const issuers = prm?.metadata.authorization_servers?.length ? prm.metadata.authorization_servers : [url.origin];
   const issuer = issuers[0] as string;
-  const found = await findAuthorizationServer(issuer, tried, timeoutMs);
+  const found = await findAuthorizationServer(issuer, tried, deadline);
   if (!found) {
     const open = probe.status !== undefined && probe.status !== 401 && probe.status !== 403;
     const why = prm
@@ -66,9 +74,9 @@ export async function discover(url: URL, timeoutMs?: number): Promise<Discovery>
 }
 
 /** Only the authorization server's metadata, for a refresh: the issuer is already known. */
-export async function discoverIssuer(issuer: string, timeoutMs?: number): Promise<oauth.AuthorizationServer> {
+export async function discoverIssuer(issuer: string, deadline?: Deadline): Promise<oauth.AuthorizationServer> {
   const tried: Tried = [];
-  const found = await findAuthorizationServer(issuer, tried, timeoutMs);
+  const found = await findAuthorizationServer(issuer, tried, deadline);
   if (!found) {
     throw new ServerError(
       `cannot refresh the sign-in: the authorization server ${issuer} no longer publishes its metadata (tried ${tried.join(", ")}). Sign in again with \`mcp-contract auth --url URL\`, or check that the server is up.`,
@@ -85,7 +93,7 @@ export function assertSecure(url: URL, what: string): void {
 }
 
 /** An unauthenticated request, as any MCP client's first one: its 401 says where to look. */
-async function probeServer(url: URL, timeoutMs?: number): Promise<Discovery["probe"]> {
+async function probeServer(url: URL, deadline?: Deadline): Promise<Discovery["probe"]> {
   let response: Response;
   try {
     response = await timedFetch(
@@ -95,7 +103,7 @@ async function probeServer(url: URL, timeoutMs?: number): Promise<Discovery["pro
         headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
         body: JSON.stringify({ jsonrpc: "2.0", id: 0, method: "ping" }),
       },
-      timeoutMs,
+      deadline,
     );
   } catch (error) {
     throw new ServerError(
@@ -112,7 +120,7 @@ async function findResourceMetadata(
   url: URL,
   fromHeader: string | undefined,
   tried: Tried,
-  timeoutMs?: number,
+  deadline?: Deadline,
 ): Promise<{ url: string; metadata: oauth.ResourceServer } | undefined> {
   const candidates: string[] = [];
   if (fromHeader) {
@@ -131,14 +139,13 @@ async function findResourceMetadata(
     assertSecure(target, "the protected resource metadata");
     let response: Response;
     try {
-      response = await timedFetch(target, { headers: { accept: "application/json" } }, timeoutMs);
-    } catch {
+      response = await authFetch(deadline)(target, { headers: { accept: "application/json" }, redirect: "manual" });
+    } catch (error) {
+      // A location that refuses connections is one without metadata; one that floods or stalls is a fault to report.
+      if (error instanceof AuthLimitError) throw error;
       continue;
     }
-    if (response.status !== 200) {
-      await response.body?.cancel().catch(() => {});
-      continue;
-    }
+    if (response.status !== 200) continue;
     const metadata = (await response
       .clone()
       .json()
@@ -182,7 +189,7 @@ function assertResourceMatches(resource: string, url: URL, where: string): void 
 async function findAuthorizationServer(
   issuer: string,
   tried: Tried,
-  timeoutMs?: number,
+  deadline?: Deadline,
 ): Promise<{ url: string; as: oauth.AuthorizationServer } | undefined> {
   let issuerUrl: URL;
   try {
@@ -191,7 +198,7 @@ async function findAuthorizationServer(
     throw new ServerError(`the authorization server ${JSON.stringify(issuer)} named by the server is not a URL.`);
   }
   assertSecure(issuerUrl, "the authorization server");
-  const options = requestOptions(issuerUrl, timeoutMs);
+  const options = requestOptions(issuerUrl, deadline);
   const path = issuerUrl.pathname.replace(/\/$/, "");
   const attempts: { url: string; request: () => Promise<Response> }[] = [
     {
@@ -203,7 +210,7 @@ async function findAuthorizationServer(
     const inserted = new URL(`/.well-known/openid-configuration${path}`, issuerUrl.origin);
     attempts.push({
       url: inserted.href,
-      request: () => timedFetch(inserted, { headers: { accept: "application/json" } }, timeoutMs),
+      request: () => authFetch(deadline)(inserted, { headers: { accept: "application/json" }, redirect: "manual" }),
     });
   }
   attempts.push({
@@ -215,23 +222,52 @@ async function findAuthorizationServer(
     let response: Response;
     try {
       response = await attempt.request();
-    } catch {
+    } catch (error) {
+      if (error instanceof AuthLimitError) throw error;
       continue;
     }
-    if (response.status !== 200) {
-      await response.body?.cancel().catch(() => {});
-      continue;
-    }
+    if (response.status !== 200) continue;
+    let as: oauth.AuthorizationServer;
     try {
-      return { url: attempt.url, as: await oauth.processDiscoveryResponse(issuerUrl, response) };
+      as = await oauth.processDiscoveryResponse(issuerUrl, response);
     } catch (error) {
       throw new ServerError(
         `the authorization server metadata at ${attempt.url} is invalid: ${errorMessage(error)}. Its issuer must be exactly ${issuer} (RFC 8414 §3.3); the operator must fix it.`,
         { cause: error },
       );
     }
+    assertEndpointsSecure(as);
+    return { url: attempt.url, as };
   }
   return undefined;
+}
+
+/** The endpoints the sign-in sends something to, and what would travel in the clear over plain http. */
+const ENDPOINTS = {
+  authorization_endpoint: "your sign-in (the browser goes there)",
+  token_endpoint: "the authorization code, the tokens and any client secret",
+  registration_endpoint: "the client registration",
+  revocation_endpoint: "the tokens being revoked",
+} as const;
+
+/**
+ * An https issuer may still name plain-http endpoints (a misconfiguration, or an attacker who
+ * controls the metadata), and oauth4webapi's http switch is per request, not per endpoint: so
+ * every endpoint is checked here, once, before anything is sent to any of them.
+ */
+function assertEndpointsSecure(as: oauth.AuthorizationServer): void {
+  for (const [field, carries] of Object.entries(ENDPOINTS)) {
+    const value = as[field];
+    if (value === undefined) continue;
+    let url: URL | undefined;
+    try {
+      url = new URL(String(value));
+    } catch {}
+    if (url && (url.protocol === "https:" || (url.protocol === "http:" && isLoopback(url)))) continue;
+    throw new ServerError(
+      `the authorization server ${as.issuer} names ${JSON.stringify(value)} as its ${field}, which is not an https:// address (plain http:// is accepted only on this machine: 127.0.0.0/8, ::1, localhost); using it would send ${carries} unprotected, so nothing was sent. Its operator must publish https:// endpoints; check that --url is the server you meant.`,
+    );
+  }
 }
 
 function withoutFragment(url: URL): string {

@@ -7,8 +7,8 @@ import * as oauth from "oauth4webapi";
 import { ServerError, UsageError } from "../errors.ts";
 import { type ClientChoice, type ClientIdentity, clientAuthFor, describeOAuthError, resolveClient } from "./client.ts";
 import { type Discovery, discoverIssuer } from "./discovery.ts";
-import { requestOptions } from "./http.ts";
-import { openBrowser, readPasted, startCallback } from "./loopback.ts";
+import { AuthLimitError, type Deadline, requestOptions } from "./http.ts";
+import { CALLBACK_PATH, openBrowser, readPasted, startCallback } from "./loopback.ts";
 import { type Credential, saveCredential } from "./store.ts";
 
 export interface SignInOptions extends ClientChoice {
@@ -44,17 +44,22 @@ export async function signInInteractive(discovery: Discovery, options: SignInOpt
     );
   }
   const scope = chooseScope(discovery, options.scope);
-  const callback = await startCallback(options.port ?? 0, options.port !== undefined);
-  const paste = readPasted((line) =>
+  // The state exists before the callback does: the callback accepts only the redirect that carries it.
+  const state = oauth.generateRandomState();
+  const callback = await startCallback(options.port ?? 0, options.port !== undefined, state, (reason) =>
+    options.say(`ignored a request to ${CALLBACK_PATH}: ${reason}; still waiting for the browser.`),
+  );
+  const paste = readPasted(state, (line, reason) =>
     options.say(
-      `that is not the redirected address (expected ${callback.redirectUri}?code=…&state=…, or just its code=…&state=… part); got ${JSON.stringify(line.slice(0, 60))}. Paste it again:`,
+      reason
+        ? `that address is not this sign-in's answer: ${reason}. Paste the address of the tab this sign-in opened:`
+        : `that is not the redirected address (expected ${callback.redirectUri}?code=…&state=…, or just its code=…&state=… part); got ${JSON.stringify(line.slice(0, 60))}. Paste it again:`,
     ),
   );
   try {
     // A fresh registration each sign-in: a client the server has since forgotten would strand the user in the browser.
     const identity = await resolveClient(as, options, callback.redirectUri, scope);
     const verifier = oauth.generateRandomCodeVerifier();
-    const state = oauth.generateRandomState();
     const authorize = new URL(as.authorization_endpoint);
     const params: Record<string, string> = {
       response_type: "code",
@@ -107,7 +112,7 @@ export async function signInInteractive(discovery: Discovery, options: SignInOpt
           parameters,
           callback.redirectUri,
           verifier,
-          { ...requestOptions(new URL(as.issuer)), additionalParameters: { resource: discovery.resource } },
+          { ...requestOptions(tokenEndpoint(as)), additionalParameters: { resource: discovery.resource } },
         )
         .then((response) => oauth.processAuthorizationCodeResponse(as, identity.client, response)),
     );
@@ -139,6 +144,7 @@ async function clientCredentialsGrant(
   identity: ClientIdentity,
   resource: string,
   scope: string | undefined,
+  deadline?: Deadline,
 ): Promise<oauth.TokenEndpointResponse> {
   return tokenRequest("the client credentials grant", () =>
     oauth
@@ -147,15 +153,18 @@ async function clientCredentialsGrant(
         identity.client,
         clientAuthFor(identity.clientAuth, identity.clientSecret),
         { resource, ...(scope ? { scope } : {}) },
-        requestOptions(new URL(as.issuer)),
+        requestOptions(tokenEndpoint(as), deadline),
       )
       .then((response) => oauth.processClientCredentialsResponse(as, identity.client, response)),
   );
 }
 
-/** A fresh access token for an expired credential: refresh token, or the client credentials grant again. */
-export async function refreshCredential(credential: Credential): Promise<Credential> {
-  const as = await discoverIssuer(credential.issuer);
+/**
+ * A fresh access token for an expired credential: refresh token, or the client credentials grant
+ * again. `deadline` (a capture's --timeout) bounds the whole of it, discovery included.
+ */
+export async function refreshCredential(credential: Credential, deadline?: Deadline): Promise<Credential> {
+  const as = await discoverIssuer(credential.issuer, deadline);
   const identity: ClientIdentity = {
     client: { client_id: credential.clientId, token_endpoint_auth_method: credential.clientAuth },
     ...(credential.clientSecret ? { clientSecret: credential.clientSecret } : {}),
@@ -173,12 +182,12 @@ export async function refreshCredential(credential: Credential): Promise<Credent
           identity.client,
           clientAuthFor(identity.clientAuth, identity.clientSecret),
           refreshToken,
-          { ...requestOptions(new URL(as.issuer)), additionalParameters: { resource: credential.resource } },
+          { ...requestOptions(tokenEndpoint(as), deadline), additionalParameters: { resource: credential.resource } },
         )
         .then((response) => oauth.processRefreshTokenResponse(as, identity.client, response)),
     );
   } else if (credential.grant === "client_credentials" && credential.clientSecret) {
-    tokens = await clientCredentialsGrant(as, identity, credential.resource, scope);
+    tokens = await clientCredentialsGrant(as, identity, credential.resource, scope, deadline);
   } else {
     throw new ServerError(
       `the sign-in to ${credential.issuer} for ${credential.url} has expired and came with no refresh token. Sign in again with \`mcp-contract auth --url ${credential.url}\`.`,
@@ -193,10 +202,17 @@ export async function refreshCredential(credential: Credential): Promise<Credent
   return next;
 }
 
+/** The token endpoint (discovery checked it is https, or http on this machine); oauth4webapi reports a missing one. */
+function tokenEndpoint(as: oauth.AuthorizationServer): string {
+  return as.token_endpoint ?? as.issuer;
+}
+
 async function tokenRequest<T>(what: string, run: () => Promise<T>): Promise<T> {
   try {
     return await run();
   } catch (error) {
+    // Too slow or too large: said as it is (the message names the token endpoint), never as a grant to renew.
+    if (error instanceof AuthLimitError) throw error;
     const invalidGrant = error instanceof oauth.ResponseBodyError && error.error === "invalid_grant";
     throw new ServerError(
       `${what} failed: ${describeOAuthError(error)}.${invalidGrant ? " The grant is no longer valid (revoked, expired or already used): sign in again with `mcp-contract auth --url URL`." : ""}`,

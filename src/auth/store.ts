@@ -4,6 +4,7 @@
  * Support/mcp-contract on macOS, %APPDATA%\mcp-contract on Windows). The directories are 0700
  * and the files 0600 from the moment they exist (created with that mode, never chmod-ed after
  * writing), and every write is a rename of a complete file, so a crash never leaves half a token.
+ * A store or token file others could read, write or redirect is refused (store-safety.ts).
  */
 import { createHash, randomBytes } from "node:crypto";
 import {
@@ -13,15 +14,16 @@ import {
   mkdirSync,
   openSync,
   readdirSync,
-  readFileSync,
   renameSync,
   rmSync,
   statSync,
-  writeSync,
+  writeFileSync,
 } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import { UsageError } from "../errors.ts";
+import { AuthLimitError, type Deadline } from "./limits.ts";
+import { checkStoreDir, readTokenFile, saveError } from "./store-safety.ts";
 
 /** How the client identified itself to the authorization server. */
 export type Registration = "pre-registered" | "metadata-document" | "dynamic";
@@ -74,15 +76,21 @@ export function credentialFileName(issuer: string, resource: string): string {
   return `${createHash("sha256").update(`${issuer}\n${resource}`).digest("hex").slice(0, 24)}.json`;
 }
 
+/** Our token files' names (credentialFileName); anything else in the directory is not ours to read. */
+const CREDENTIAL_FILE = /^[0-9a-f]{24}\.json$/;
+
 function ensureDir(env: NodeJS.ProcessEnv): string {
   const base = configDir(env);
   const dir = credentialsDir(env);
   try {
     mkdirSync(base, { recursive: true, mode: 0o700 });
+    checkStoreDir(base);
     mkdirSync(dir, { recursive: true, mode: 0o700 });
-    // mkdir leaves an existing directory's mode alone, and the umask may have narrowed a new one.
+    checkStoreDir(dir);
+    // mkdir leaves an existing directory's mode alone: one others may read (not write) is tightened.
     chmodSync(dir, 0o700);
   } catch (error) {
+    if (error instanceof UsageError) throw error;
     throw new UsageError(
       `cannot create the credentials directory ${dir}: ${(error as Error).message}. Set XDG_CONFIG_HOME to a directory you can write to.`,
       { cause: error },
@@ -91,30 +99,42 @@ function ensureDir(env: NodeJS.ProcessEnv): string {
   return dir;
 }
 
-/** Write the credential atomically, 0600 from creation. */
+/**
+ * Write the credential atomically, 0600 from creation. Any failure (a full disk, above all)
+ * removes the temporary file and is a UsageError: the old file, if any, stays as it was.
+ */
 export function saveCredential(credential: Credential, env: NodeJS.ProcessEnv = process.env): string {
   const dir = ensureDir(env);
   const path = join(dir, credentialFileName(credential.issuer, credential.resource));
   const temp = `${path}.${randomBytes(6).toString("hex")}.tmp`;
-  const fd = openSync(temp, "wx", 0o600);
+  let fd: number | undefined;
   try {
-    writeSync(fd, `${JSON.stringify(credential, null, 2)}\n`);
+    fd = openSync(temp, "wx", 0o600);
+    // writeFileSync on a descriptor loops until every byte is written (writeSync may write part).
+    writeFileSync(fd, `${JSON.stringify(credential, null, 2)}\n`);
     fsyncSync(fd);
-  } finally {
     closeSync(fd);
-  }
-  try {
+    fd = undefined;
     renameSync(temp, path);
   } catch (error) {
+    if (fd !== undefined) {
+      try {
+        closeSync(fd);
+      } catch {}
+    }
     rmSync(temp, { force: true });
-    throw error;
+    throw saveError(error, dir, credential.url);
   }
   return path;
 }
 
-/** Every stored sign-in, with its file; unreadable or foreign files are skipped. */
+/**
+ * Every stored sign-in, with its file. Files not named like ours, or not holding a credential,
+ * are skipped; a store or token file that is not private is refused (UsageError naming the fix).
+ */
 export function listCredentials(env: NodeJS.ProcessEnv = process.env): { path: string; credential: Credential }[] {
   const dir = credentialsDir(env);
+  if (!checkStoreDir(configDir(env)) || !checkStoreDir(dir)) return [];
   let names: string[];
   try {
     names = readdirSync(dir);
@@ -123,14 +143,10 @@ export function listCredentials(env: NodeJS.ProcessEnv = process.env): { path: s
   }
   const out: { path: string; credential: Credential }[] = [];
   for (const name of names.sort()) {
-    if (!name.endsWith(".json")) continue;
+    if (!CREDENTIAL_FILE.test(name)) continue;
     const path = join(dir, name);
-    try {
-      const credential = JSON.parse(readFileSync(path, "utf8")) as Credential;
-      if (credential?.version === 1 && typeof credential.accessToken === "string") out.push({ path, credential });
-    } catch {
-      // Not ours, or mid-write by another process: ignore.
-    }
+    const credential = readCredential(path);
+    if (credential) out.push({ path, credential });
   }
   return out;
 }
@@ -151,10 +167,18 @@ export function findCredential(url: URL, env: NodeJS.ProcessEnv = process.env) {
   return matches.sort((a, b) => b.credential.createdAt - a.credential.createdAt)[0];
 }
 
+/** The credential in a token file; undefined when it is gone or holds none. Unsafe files throw (store-safety.ts). */
 export function readCredential(path: string): Credential | undefined {
+  let text: string;
   try {
-    const credential = JSON.parse(readFileSync(path, "utf8")) as Credential;
-    return credential?.version === 1 ? credential : undefined;
+    text = readTokenFile(path);
+  } catch (error) {
+    if (error instanceof UsageError) throw error;
+    return undefined;
+  }
+  try {
+    const credential = JSON.parse(text) as Credential;
+    return credential?.version === 1 && typeof credential.accessToken === "string" ? credential : undefined;
   } catch {
     return undefined;
   }
@@ -165,8 +189,12 @@ const STALE_LOCK_MS = 60_000;
 /** How long to wait for another process's lock before going ahead anyway. */
 const LOCK_WAIT_MS = 20_000;
 
-/** Run `work` holding `PATH.lock` (created exclusively, 0600), waiting while another process holds it. */
-export async function withLock<T>(path: string, work: () => Promise<T>): Promise<T> {
+/**
+ * Run `work` holding `PATH.lock` (created exclusively, 0600), waiting while another process
+ * holds it: LOCK_WAIT_MS at most, and never past `limit` (a capture's --timeout), which ends
+ * the wait with a message saying what held it up.
+ */
+export async function withLock<T>(path: string, work: () => Promise<T>, limit?: Deadline): Promise<T> {
   const lock = `${path}.lock`;
   const deadline = Date.now() + LOCK_WAIT_MS;
   let held = false;
@@ -183,6 +211,7 @@ export async function withLock<T>(path: string, work: () => Promise<T>): Promise
         continue;
       }
       if (age > STALE_LOCK_MS) rmSync(lock, { force: true });
+      else if (limit && Date.now() >= limit.at) throw lockTimeout(lock, limit);
       else if (Date.now() > deadline) break;
       else await new Promise((resolve) => setTimeout(resolve, 50));
     }
@@ -192,6 +221,13 @@ export async function withLock<T>(path: string, work: () => Promise<T>): Promise
   } finally {
     if (held) rmSync(lock, { force: true });
   }
+}
+
+function lockTimeout(lock: string, limit: Deadline): AuthLimitError {
+  return new AuthLimitError(
+    `another mcp-contract was refreshing the same stored sign-in (it holds ${lock}) and did not finish within ${limit.name}`,
+    `Run the command again; if no other mcp-contract is running, remove the stale lock (rm ${lock})`,
+  );
 }
 
 export function removeCredential(path: string): void {

@@ -36,12 +36,13 @@ export async function captureTarget(
   const http = resolved.target;
   if (http.kind !== "http") return captureWith(resolved, http, undefined, ui, options);
   const auth = await import("../auth/cached.ts");
-  let { target, used } = await auth.withStoredToken(http);
+  let { target, used } = await auth.withStoredToken(http, resolved.timeoutMs);
   try {
     return await captureWith(resolved, target, used, ui, options).catch(async (error: unknown) => {
       // A 401 to a stored token that had not expired (revoked, or forgotten by a restarted
       // server): once, with a new token when the sign-in can get one without a person.
-      const renewed = used && auth.isUnauthorized(error) ? await auth.renewRejected(http.url, used) : undefined;
+      const renewed =
+        used && auth.isUnauthorized(error) ? await auth.renewRejected(http.url, used, resolved.timeoutMs) : undefined;
       if (!renewed) throw error;
       ui.debug("the server refused the stored OAuth token: refreshed it, capturing again");
       used = renewed;

@@ -13,7 +13,7 @@ import { DEFAULT_CONTRACTS_DIR } from "./mcp-config.ts";
 import { assertWritable } from "./output-file.ts";
 import { addPeerAliases } from "./peer-aliases.ts";
 import { type PolicyOptionValues, policyOptions, preparePolicy, resolveFailOn } from "./policy-options.ts";
-import { readUserFile } from "./read-user-file.ts";
+import { CALLS_MAX_BYTES, readUserFile } from "./read-user-file.ts";
 import { formatOptions, planOutputs, type ReportFile, readBaselineOrNone, reportComparison } from "./report-output.ts";
 import { DEFAULT_LOCKFILE } from "./snapshot.ts";
 import { addTargetOptions, rejectLiveOnlyFlags, resolveTarget, type TargetOptionValues } from "./target-options.ts";
@@ -218,6 +218,7 @@ function readCalls(paths: string[]): ConsumerCalls {
         missing: `no calls file at ${path}. Record one with \`mcp-contract mock --contract mcp.contract.json --record ${path}\` while the consumer's tests run.`,
         aKind: "a calls file",
         theKind: "the --calls file",
+        maxBytes: CALLS_MAX_BYTES,
       }),
       path,
     ),

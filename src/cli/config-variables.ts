@@ -9,10 +9,10 @@
  * - `${input:ID}` is refused: VS Code fills it in with a prompt, and a check in CI has nobody
  *   to ask. Other `${kind:...}` forms (`${config:…}`, `${command:…}`) are refused likewise.
  */
-import { readFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { basename, resolve, sep } from "node:path";
 import { UsageError } from "../errors.ts";
+import { ENV_FILE_MAX_BYTES, readUserFile } from "./read-user-file.ts";
 
 export interface ExpandContext {
   /** The config file, as shown in messages. */
@@ -116,14 +116,13 @@ function envValue(name: string, whole: string, ctx: ExpandContext): string {
  */
 export function readEnvFile(path: string, ctx: ExpandContext): [string, string][] {
   const file = resolve(ctx.workspace, path);
-  let text: string;
-  try {
-    text = readFileSync(file, "utf8");
-  } catch {
-    throw new UsageError(
-      `${ctx.file} names the envFile ${path}, which cannot be read (looked at ${file}). Create it, or remove "envFile".`,
-    );
-  }
+  // Bounded and regular files only: an envFile that is a device or a FIFO is refused, not read forever.
+  const text = readUserFile(file, {
+    missing: `${ctx.file} names the envFile ${path}, which cannot be read (looked at ${file}). Create it, or remove "envFile".`,
+    aKind: `an envFile (named by ${ctx.file})`,
+    theKind: `the envFile named by ${ctx.file}`,
+    maxBytes: ENV_FILE_MAX_BYTES,
+  });
   const pairs: [string, string][] = [];
   text.split(/\r?\n/).forEach((raw, index) => {
     const line = raw.trim();

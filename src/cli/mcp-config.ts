@@ -11,12 +11,13 @@
  * it shadows). Relative `cwd` and `envFile` paths resolve against the file's workspace, and a
  * stdio server without a `cwd` starts in the workspace, as the clients start it.
  */
-import { existsSync, readFileSync, statSync } from "node:fs";
+import { existsSync, statSync } from "node:fs";
 import { basename, dirname, isAbsolute, join, relative, resolve } from "node:path";
 import { isJsonObject, type JsonObject } from "../contract/model.ts";
 import { UsageError } from "../errors.ts";
 import { suggest } from "../util/text.ts";
 import { type ExpandContext, expandVariables, readEnvFile, stripJsonComments } from "./config-variables.ts";
+import { CONFIG_MAX_BYTES, readUserFile } from "./read-user-file.ts";
 
 export interface ConfiguredServer {
   command?: string[];
@@ -96,14 +97,14 @@ interface LoadedConfig {
 
 /** Read one config file's server table; `purpose` says in messages what it was read for. */
 function loadConfig(file: ConfigFile, purpose: string, required: boolean): LoadedConfig | undefined {
-  let text: string;
-  try {
-    text = readFileSync(file.path, "utf8");
-  } catch {
-    throw new UsageError(
-      `cannot read the MCP config file ${file.shown} (for ${purpose}). Point to it with --config FILE.`,
-    );
-  }
+  // Bounded, regular files only, a BOM dropped: a config named by mistake (a device, a FIFO) is refused, not read forever.
+  const text = readUserFile(file.path, {
+    missing: `cannot read the MCP config file ${file.shown} (for ${purpose}): it does not exist. Point to it with --config FILE.`,
+    aKind: "an MCP config file",
+    theKind: `the MCP config file (for ${purpose})`,
+    maxBytes: CONFIG_MAX_BYTES,
+    shown: file.shown,
+  });
   let data: unknown;
   try {
     data = JSON.parse(stripJsonComments(text));

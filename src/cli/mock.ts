@@ -3,7 +3,7 @@ import { Command, Option } from "@commander-js/extra-typings";
 import { UsageError } from "../errors.ts";
 import { guardStandardStreams } from "./globals.ts";
 import { readLockfile } from "./lockfile.ts";
-import { readUserFile } from "./read-user-file.ts";
+import { FIXTURES_MAX_BYTES, readUserFile } from "./read-user-file.ts";
 import { DEFAULT_LOCKFILE } from "./snapshot.ts";
 import { writeErr } from "./std-streams.ts";
 
@@ -63,6 +63,7 @@ Examples:
               missing: `no fixtures file at ${options.fixtures}.`,
               aKind: "a fixtures file",
               theKind: "the fixtures file",
+              maxBytes: FIXTURES_MAX_BYTES,
             }),
             options.fixtures,
             contract,

@@ -13,7 +13,7 @@ import { emptyPolicy, POLICY_FILE, type Policy, parsePolicy } from "../policy/po
 import { type ConsumerUsage, describeUsage, parseUsedList } from "../policy/scope.ts";
 import { breakGlassFrom } from "../policy/verdict.ts";
 import type { FailOn } from "../report/model.ts";
-import { readUserFile } from "./read-user-file.ts";
+import { POLICY_MAX_BYTES, readUserFile } from "./read-user-file.ts";
 import type { Ui } from "./ui.ts";
 import { scanUsedBy } from "./used-by-scan.ts";
 
@@ -88,6 +88,7 @@ export function readPolicyFile(path: string, explicit: boolean): Policy {
     missing: `no policy file at ${path}${explicit ? " (--policy)" : ""}. Check the path, or leave --policy out to use ${POLICY_FILE} beside the baseline.`,
     aKind: "a policy file (--policy)",
     theKind: "the policy file",
+    maxBytes: POLICY_MAX_BYTES,
   });
   return parsePolicy(text, path);
 }

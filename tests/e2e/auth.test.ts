@@ -4,12 +4,16 @@
  * callback (the test plays the browser by following the authorize redirect), the paste
  * fallback, token files and their modes, captures with the stored token, refresh after expiry,
  * client credentials, status, logout, and a 401 without a token. No token ever reaches
- * stdout, stderr or a lockfile.
+ * stdout, stderr or a lockfile. And (#27) the fixture turned hostile: endless and stalled
+ * answers, plain-http endpoints elsewhere, stray requests to the callback; an unsafe token
+ * store and a full disk (a real one: a 64 KiB tmpfs, where root may mount one).
  */
 import { afterAll, describe, expect, test } from "bun:test";
-import { readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { appendFileSync, chmodSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { BUN, type CliResult, cliCommand, ROOT, tempDir } from "../helpers/cli.ts";
+import { limit } from "../helpers/clock.ts";
 import { expectCleanFailure, freePort } from "./e2e-helpers.ts";
 
 const FIXTURE = join(ROOT, "tests/fixtures/oauth/server.ts");
@@ -63,7 +67,8 @@ afterAll(async () => {
   await Promise.all(started.map((f) => f.stop()));
 });
 
-type Browser = "follow" | "paste" | "none";
+/** What plays the browser: a built-in behaviour, or a function given the authorize address. */
+type Browser = "follow" | "paste" | "none" | ((authorizeUrl: string) => Promise<void>);
 
 /**
  * Run mcp-contract with stdin open; once it prints the authorize address, play the browser:
@@ -74,7 +79,8 @@ async function runCli(
   args: string[],
   env: Record<string, string>,
   browser: Browser = "none",
-): Promise<CliResult & { authorizeUrl?: string; pageStatus?: number }> {
+): Promise<CliResult & { authorizeUrl?: string; pageStatus?: number; ms: number }> {
+  const started = performance.now();
   const proc = Bun.spawn([...cliCommand(), ...args], {
     cwd: ROOT,
     env: { ...process.env, NO_COLOR: "1", ...env },
@@ -89,7 +95,9 @@ async function runCli(
   let pageStatus: number | undefined;
   let played: Promise<void> = Promise.resolve();
   const play = async (address: string) => {
-    if (browser === "follow") {
+    if (typeof browser === "function") {
+      await browser(address);
+    } else if (browser === "follow") {
       const page = await fetch(address);
       pageStatus = page.status;
       await page.text();
@@ -115,7 +123,7 @@ async function runCli(
   await readErr;
   await played;
   clearTimeout(timer);
-  return { code, stdout: await stdout, stderr, authorizeUrl, pageStatus };
+  return { code, stdout: await stdout, stderr, authorizeUrl, pageStatus, ms: performance.now() - started };
 }
 
 function credentialFiles(xdg: string): string[] {
@@ -545,4 +553,235 @@ describe("auth: CI", () => {
     expectCleanFailure(result, 2);
     expect(result.stderr).toContain("MCP_CONTRACT_CLIENT_ID");
   }, 30_000);
+});
+
+/** A failed sign-in's error paragraph (the prompts printed before it left out). */
+function errorPart<T extends CliResult>(result: T): T {
+  return { ...result, stderr: result.stderr.slice(result.stderr.indexOf("error: ")) };
+}
+
+/** Turn the fixture hostile from now on (the sign-in before it went normally). */
+async function turnHostile(server: OAuthFixture, hostile: object): Promise<void> {
+  const response = await fetch(`${server.issuer}/_hostile`, { method: "POST", body: JSON.stringify(hostile) });
+  expect(response.status).toBe(200);
+  await response.text();
+}
+
+/** Signed in (browser), then the stored access token marked expired, so that the next capture refreshes it. */
+async function signedInExpired(server: OAuthFixture): Promise<{ xdg: string; file: string; stored: string }> {
+  const xdg = tempDir();
+  expect((await runCli(["auth", "--url", server.url, "--no-open"], { XDG_CONFIG_HOME: xdg }, "follow")).code).toBe(0);
+  const file = credentialFiles(xdg)[0] as string;
+  writeFileSync(file, JSON.stringify({ ...JSON.parse(readFileSync(file, "utf8")), expiresAt: Date.now() - 1000 }));
+  return { xdg, file, stored: readFileSync(file, "utf8") };
+}
+
+describe("auth: every answer of the authorization side is bounded (#27)", () => {
+  const prm = (s: OAuthFixture) => `${new URL(s.url).origin}/.well-known/oauth-protected-resource/mcp`;
+  const asMetadata = (s: OAuthFixture) => `${s.issuer}/.well-known/oauth-authorization-server`;
+
+  test.each([
+    ["protected resource metadata", "prm", ["--check"], prm],
+    ["authorization server metadata", "asMetadata", ["--check"], asMetadata],
+    ["registration", "register", ["--no-open"], (s: OAuthFixture) => `${s.issuer}/register`],
+    ["token", "token", ["--no-open"], (s: OAuthFixture) => `${s.issuer}/token`],
+  ] as const)(
+    "an endless %s answer is cut at 1 MiB: exit 3 naming the URL",
+    async (_, endpoint, flags, urlOf) => {
+      const server = await startFixture({ hostile: { [endpoint]: "flood" } });
+      const result = await runCli(["auth", ...flags, "--url", server.url], { XDG_CONFIG_HOME: tempDir() }, "follow");
+      expectCleanFailure(errorPart(result), 3);
+      expect(result.stderr).toContain(
+        `error: ${urlOf(server)} sent an OAuth answer larger than 1 MiB and was still sending`,
+      );
+      expect(result.ms).toBeLessThan(limit(10_000));
+    },
+    30_000,
+  );
+
+  test.each([
+    ["stalls after its headers", "token", "stall", (s: OAuthFixture) => `${s.issuer}/token`],
+    ["sends a byte at a time", "token", "trickle", (s: OAuthFixture) => `${s.issuer}/token`],
+    ["metadata stalls", "asMetadata", "stall", asMetadata],
+  ] as const)(
+    "a token refresh during a capture obeys --timeout: the authorization server %s",
+    async (_, endpoint, mode, urlOf) => {
+      const server = await startFixture();
+      const { xdg, file, stored } = await signedInExpired(server);
+      await turnHostile(server, { [endpoint]: mode });
+      const result = await runCli(["snapshot", "-o", "-", "--url", server.url, "--timeout", "2"], {
+        XDG_CONFIG_HOME: xdg,
+      });
+      expectCleanFailure(result, 3);
+      expect(result.stderr).toContain(
+        `error: the stored sign-in for ${server.url} has expired and could not be refreshed at ${server.issuer}: ${urlOf(server)} did not finish answering within the --timeout of 2 s. Check that the authorization server is up, or allow more time with a larger --timeout; the stored sign-in was not changed.`,
+      );
+      expect(result.ms).toBeLessThan(limit(2000 + 4000));
+      expect(readFileSync(file, "utf8")).toBe(stored);
+    },
+    30_000,
+  );
+
+  test("an endless revocation answer: logout still removes the sign-in, in bounded time", async () => {
+    const server = await startFixture();
+    const xdg = tempDir();
+    expect((await runCli(["auth", "--url", server.url, "--no-open"], { XDG_CONFIG_HOME: xdg }, "follow")).code).toBe(0);
+    await turnHostile(server, { revoke: "flood" });
+    const logout = await runCli(["auth", "--logout", "--url", server.url], { XDG_CONFIG_HOME: xdg });
+    expect(logout.code).toBe(0);
+    expect(logout.stderr).toContain("revoking its tokens failed");
+    expect(credentialFiles(xdg)).toHaveLength(0);
+    expect(logout.ms).toBeLessThan(limit(10_000));
+  }, 30_000);
+});
+
+describe("auth: plain http only on this machine (#27)", () => {
+  test.each([
+    ["token_endpoint", "token"],
+    ["authorization_endpoint", "authorization"],
+  ] as const)(
+    "an http:// %s elsewhere is refused before anything is sent",
+    async (field, key) => {
+      // 192.0.2.1 (TEST-NET-1) routes nowhere: before the check, the sign-in went there and waited.
+      const elsewhere = `http://192.0.2.1/${key}`;
+      const server = await startFixture({ endpoints: { [key]: elsewhere } });
+      const result = await runCli(
+        ["auth", "--url", server.url, "--no-open", "--wait", "5"],
+        { XDG_CONFIG_HOME: tempDir() },
+        "follow",
+      );
+      expectCleanFailure(errorPart(result), 3);
+      expect(result.stderr).toContain(
+        `the authorization server ${server.issuer} names "${elsewhere}" as its ${field}, which is not an https:// address`,
+      );
+      expect(result.authorizeUrl).toBeUndefined();
+      const stats = await server.stats();
+      expect({ registrations: stats.registrations.length, authorizations: stats.authorizations.length }).toEqual({
+        registrations: 0,
+        authorizations: 0,
+      });
+      expect(result.ms).toBeLessThan(limit(5000));
+    },
+    60_000,
+  );
+});
+
+describe("auth: the callback takes only this sign-in's answer (#27)", () => {
+  test("other requests, a wrong or missing state, a missing code: an error page each, and the sign-in goes on", async () => {
+    const server = await startFixture();
+    const xdg = tempDir();
+    const pages: Record<string, number> = {};
+    const result = await runCli(
+      ["auth", "--url", server.url, "--no-open"],
+      { XDG_CONFIG_HOME: xdg },
+      async (address) => {
+        const authorize = new URL(address);
+        const callback = authorize.searchParams.get("redirect_uri") as string;
+        const state = authorize.searchParams.get("state") as string;
+        // What another local program, or a web page open in the browser, could send first.
+        for (const stray of [
+          `${callback}?code=forged-code&state=not-the-state`,
+          `${callback}?code=forged-code`,
+          `${callback}?state=${state}`,
+          `${callback}?error=access_denied&state=not-the-state`,
+          `${new URL(callback).origin}/`,
+        ]) {
+          const page = await fetch(stray);
+          pages[stray.replace(state, "STATE").replace(callback, "CALLBACK")] = page.status;
+          await page.text();
+        }
+        // Then the real browser.
+        const page = await fetch(address);
+        pages.real = page.status;
+        await page.text();
+      },
+    );
+    expect(pages).toEqual({
+      "CALLBACK?code=forged-code&state=not-the-state": 400,
+      "CALLBACK?code=forged-code": 400,
+      "CALLBACK?state=STATE": 400,
+      "CALLBACK?error=access_denied&state=not-the-state": 400,
+      [`${new URL(result.authorizeUrl as string).searchParams.get("redirect_uri")?.replace(/\/callback$/, "")}/`]: 404,
+      real: 200,
+    });
+    expect(result.code).toBe(0);
+    expect(result.stderr.match(/ignored a request to \/callback/g)).toHaveLength(4);
+    expect(result.stderr).toContain(`signed in to ${server.issuer}`);
+    const exchanges = (await server.stats()).tokenRequests.filter((r) => r.grant_type === "authorization_code");
+    expect(exchanges).toHaveLength(1);
+    expect(exchanges[0]?.code).not.toBe("forged-code");
+  }, 60_000);
+});
+
+describe("auth: the token store refuses what others could touch (#27)", () => {
+  test("a token file others may read, a shared store directory: exit 2 naming the path and the fix", async () => {
+    const server = await startFixture();
+    const xdg = tempDir();
+    expect((await runCli(["auth", "--url", server.url, "--no-open"], { XDG_CONFIG_HOME: xdg }, "follow")).code).toBe(0);
+    const file = credentialFiles(xdg)[0] as string;
+    chmodSync(file, 0o644);
+    const wide = await runCli(["snapshot", "-o", "-", "--url", server.url], { XDG_CONFIG_HOME: xdg });
+    expectCleanFailure(wide, 2);
+    expect(wide.stderr).toContain(`the token file ${file} has mode 0644, wider than 0600`);
+    expect(wide.stderr).toContain(`chmod 600 ${file}`);
+    expectNoSecrets([wide.stderr], storedTokens(xdg));
+    chmodSync(file, 0o600);
+
+    const dir = join(xdg, "mcp-contract", "credentials");
+    chmodSync(dir, 0o777);
+    const shared = await runCli(["auth", "--status"], { XDG_CONFIG_HOME: xdg });
+    expectCleanFailure(shared, 2);
+    expect(shared.stderr).toContain(`the sign-in store ${dir} is writable by other users (mode 0777)`);
+    expect(shared.stderr).toContain(`chmod 700 ${dir}`);
+    chmodSync(dir, 0o700);
+    expect((await runCli(["snapshot", "-o", "-", "--url", server.url], { XDG_CONFIG_HOME: xdg })).code).toBe(0);
+  }, 60_000);
+});
+
+/**
+ * A real full disk: a 64 KiB tmpfs, filled. Only where root may mount one: probed (mounted and
+ * unmounted) when the tests are collected, else the test is skipped. The test mounts its own
+ * and always unmounts it, so that a filtered run leaves nothing mounted.
+ */
+function mountTinyTmpfs(): string | undefined {
+  if (process.getuid?.() !== 0 || process.platform !== "linux") return undefined;
+  const dir = tempDir("mcp-contract-full-");
+  return spawnSync("mount", ["-t", "tmpfs", "-o", "size=64k", "tmpfs", dir]).status === 0 ? dir : undefined;
+}
+
+const canFillADisk = (() => {
+  const probe = mountTinyTmpfs();
+  if (probe) spawnSync("umount", [probe]);
+  return probe !== undefined;
+})();
+
+describe("auth: a full disk while saving a credential (#27)", () => {
+  test.if(canFillADisk)(
+    "exit 2 with the cause and the fix, and no temporary file left",
+    async () => {
+      const xdg = mountTinyTmpfs() as string;
+      try {
+        const server = await startFixture({ clients: [{ id: "ci-client", secret: CI_SECRET }] });
+        const dir = join(xdg, "mcp-contract", "credentials");
+        mkdirSync(dir, { recursive: true, mode: 0o700 });
+        try {
+          for (;;) appendFileSync(join(xdg, "filler"), Buffer.alloc(4096, 1));
+        } catch (error) {
+          expect((error as NodeJS.ErrnoException).code).toBe("ENOSPC");
+        }
+        const result = await runCli(["auth", "--url", server.url, "--client-credentials"], {
+          XDG_CONFIG_HOME: xdg,
+          MCP_CONTRACT_CLIENT_ID: "ci-client",
+          MCP_CONTRACT_CLIENT_SECRET: CI_SECRET,
+        });
+        expectCleanFailure(result, 2);
+        expect(result.stderr).toContain(`error: cannot save the sign-in in ${dir}: the disk is full (ENOSPC)`);
+        expect(result.stderr).toContain(`sign in again with \`mcp-contract auth --url ${server.url}\``);
+        expect(readdirSync(dir)).toEqual([]);
+      } finally {
+        spawnSync("umount", [xdg]);
+      }
+    },
+    30_000,
+  );
 });
