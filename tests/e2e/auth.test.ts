@@ -10,7 +10,16 @@
  */
 import { afterAll, describe, expect, test } from "bun:test";
 import { spawnSync } from "node:child_process";
-import { appendFileSync, chmodSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import {
+  appendFileSync,
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { join } from "node:path";
 import { BUN, type CliResult, cliCommand, ROOT, tempDir } from "../helpers/cli.ts";
 import { limit } from "../helpers/clock.ts";
@@ -328,6 +337,24 @@ describe("auth: browser sign-in", () => {
       expectNoSecrets([result.stdout, result.stderr, readFileSync(opened, "utf8")], storedTokens(xdg));
       const snap = await runCli(["snapshot", "-o", "-", "--url", server.url], { XDG_CONFIG_HOME: xdg });
       expect(snap.code).toBe(0);
+    },
+    60_000,
+  );
+
+  test.if(process.platform === "linux")(
+    "mcp-query's --open false prints the address and opens nothing; a value other than true or false is exit 2",
+    async () => {
+      const server = await startFixture();
+      const bin = tempDir();
+      const opened = join(bin, "opened.txt");
+      writeFileSync(join(bin, "xdg-open"), `#!/bin/sh\necho "$1" >> "${opened}"\n`, { mode: 0o755 });
+      const env = { XDG_CONFIG_HOME: tempDir(), PATH: `${bin}:${process.env.PATH}` };
+      const quiet = await runCli(["auth", "--url", server.url, "--open", "false"], env, "follow");
+      expect(quiet.code).toBe(0);
+      expect(existsSync(opened)).toBe(false);
+      const bad = await runCli(["auth", "--url", server.url, "--open", "maybe"], env);
+      expect(bad.code).toBe(2);
+      expect(bad.stderr).toContain("--open takes true or false");
     },
     60_000,
   );
