@@ -141,7 +141,10 @@ async function declarations(outDir: string, scratch: string): Promise<void> {
       emitDeclarationOnly: true,
       outDir: emitted,
       rootDir: join(ROOT, "src"),
-      types: [],
+      // The tree's own types (Bun's globals), found from here: the scratch directory has no
+      // node_modules, and without them every use of Bun would be reported as a type error.
+      types: ["bun"],
+      typeRoots: [join(ROOT, "node_modules/@types")],
     },
     include: [],
     files: [join(ROOT, "src/api/index.ts")],
