@@ -17,6 +17,7 @@
  */
 import { createHash } from "node:crypto";
 import {
+  copyFileSync,
   existsSync,
   mkdirSync,
   mkdtempSync,
@@ -152,7 +153,11 @@ export function writeArchive(
   return name;
 }
 
-/** SHA256SUMS over every archive in `dir` (sorted, `sha256sum -c` format), and VERSION. */
+/**
+ * SHA256SUMS over every archive in `dir` (sorted, `sha256sum -c` format), VERSION, and
+ * install.sh: the release directory holds what the install URL points at (…/download/install.sh),
+ * as the release workflow uploads it.
+ */
 export function writeChecksums(dir: string, version = VERSION): string {
   const archives = readdirSync(dir)
     .filter((f) => f.startsWith(`mcp-contract-${version}-`) && (f.endsWith(".tar.gz") || f.endsWith(".zip")))
@@ -161,6 +166,7 @@ export function writeChecksums(dir: string, version = VERSION): string {
   const lines = archives.map((f) => `${sha256(join(dir, f))}  ${f}`);
   writeFileSync(join(dir, "SHA256SUMS"), `${lines.join("\n")}\n`);
   writeFileSync(join(dir, "VERSION"), `${version}\n`);
+  copyFileSync(join(ROOT, "install.sh"), join(dir, "install.sh"));
   return join(dir, "SHA256SUMS");
 }
 

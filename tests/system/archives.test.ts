@@ -92,6 +92,8 @@ describe("release archives", () => {
     const check = await run(["sha256sum", "-c", "SHA256SUMS"], { cwd: dir });
     expect(check.code).toBe(0);
     expect(readFileSync(join(dir, "VERSION"), "utf8")).toBe(`${VERSION}\n`);
+    // What the install URL points at (…/download/install.sh) is in the release directory too.
+    expect(readFileSync(join(dir, "install.sh"), "utf8")).toBe(readFileSync(join(ROOT, "install.sh"), "utf8"));
   });
 
   test("seven platforms plus x64 -baseline builds", () => {

@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { archiveName, hostTarget, RELEASE_BASE_URL, RELEASE_REPOSITORY } from "../../scripts/release-config.ts";
 import {
   cleanupTempDirs,
@@ -86,6 +86,22 @@ describe("install.sh", () => {
     expect(result.code).toBe(0);
     expect(readFileSync(INSTALL_SH, "utf8").split("\n")[0]).toBe("#!/bin/sh");
   });
+
+  test("from a mirror, finds the latest version where the README says a mirror keeps it (BASE/latest/VERSION)", async () => {
+    requireTool("curl");
+    // A mirror beside the GitHub layout on the same server: BASE/vVERSION/… and BASE/latest/VERSION.
+    const root = dirname(dirname(dirname(release.versionDir(VERSION))));
+    cpSync(release.versionDir(VERSION), join(root, "mirror", `v${VERSION}`), { recursive: true });
+    mkdirSync(join(root, "mirror/latest"), { recursive: true });
+    writeFileSync(join(root, "mirror/latest/VERSION"), `${VERSION}\n`);
+    const base = release.base.replace(/\/releases\/download$/, "/mirror");
+    const prefix = tempDir();
+    const result = await install(["--prefix", prefix], { env: { MCP_CONTRACT_BASE_URL: base } });
+    expect(result.stderr).toBe("");
+    expect(result.code).toBe(0);
+    expect(release.requests).toContain("/mirror/latest/VERSION");
+    expect(release.requests).toContain(`/mirror/v${VERSION}/SHA256SUMS`);
+  }, 60_000);
 
   test("piped to sh (curl … | sh): installs the latest release to ~/.local/bin, prints the version and a PATH hint", async () => {
     requireTool("curl");
