@@ -62,14 +62,14 @@ describe.if(posix)("user files that are not regular files of sane size: exit 2 a
     expect(result.stderr).toContain(`${policy} is a named pipe (FIFO), not a policy file (--policy)`);
   });
 
-  test("a 100 MiB (sparse) lockfile is refused by its size", async () => {
+  test("a 600 MiB (sparse) lockfile is refused by its size", async () => {
     const { dir, after } = pair();
     const big = join(dir, "big.json");
     writeFileSync(big, "");
-    truncateSync(big, 100 * 1024 * 1024);
+    truncateSync(big, 600 * 1024 * 1024);
     const result = await bounded(["diff", big, after]);
     expectCleanFailure(result, 2);
-    expect(result.stderr).toContain(`${big} is 100 MiB, over the 64 MiB limit mcp-contract sets for a lockfile`);
+    expect(result.stderr).toContain(`${big} is 600 MiB, over the 512 MiB limit mcp-contract sets for a lockfile`);
   });
 
   test("check --calls /dev/zero and mock --fixtures FIFO", async () => {

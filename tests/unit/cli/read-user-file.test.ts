@@ -53,13 +53,13 @@ describe("readUserFile refuses what is not a regular file of sane size", () => {
     expect(error.message).toContain("save them to a file first");
   });
 
-  test("a sparse 100 MiB file: refused by its size, without reading it", () => {
+  test("a sparse 600 MiB file: refused by its size, without reading it", () => {
     const big = join(dir(), "mcp.contract.json");
     writeFileSync(big, "");
-    truncateSync(big, 100 * 1024 * 1024);
+    truncateSync(big, 600 * 1024 * 1024);
     const error = refusal(big);
     expect(error.message).toBe(
-      `${big} is 100 MiB, over the 64 MiB limit mcp-contract sets for a lockfile, so it was not read. Check that the path names the file you meant.`,
+      `${big} is 600 MiB, over the 512 MiB limit mcp-contract sets for a lockfile, so it was not read. Check that the path names the file you meant.`,
     );
   });
 
@@ -69,7 +69,7 @@ describe("readUserFile refuses what is not a regular file of sane size", () => {
     expect(POLICY_MAX_BYTES).toBeLessThan(5 * 1024 * 1024);
     expect(refusal(file, { ...ROLE, maxBytes: POLICY_MAX_BYTES }).message).toContain("over the 4 MiB limit");
     expect(readUserFile(file, ROLE).length).toBe(5 * 1024 * 1024 + 2);
-    expect(LOCKFILE_MAX_BYTES).toBe(64 * 1024 * 1024);
+    expect(LOCKFILE_MAX_BYTES).toBe(512 * 1024 * 1024);
   });
 
   test("a directory and a missing file keep their messages", () => {
