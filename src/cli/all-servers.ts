@@ -6,6 +6,7 @@
  * server says how it went. Loaded only by --all.
  */
 import { existsSync, mkdirSync } from "node:fs";
+import { availableParallelism } from "node:os";
 import { join } from "node:path";
 import { serializeContract } from "../contract/canonical.ts";
 import type { Contract } from "../contract/model.ts";
@@ -23,6 +24,59 @@ import { resolveTarget, type TargetOptionValues } from "./target-options.ts";
 import { maskHeldSecrets, type Ui } from "./ui.ts";
 
 type OptionSource = (name: string) => string | undefined;
+
+/**
+ * How many servers --all captures at once by default: captures mostly wait on servers starting
+ * and answering, so twice the cores, at most 16 (--jobs N sets it).
+ */
+export function defaultJobs(): number {
+  return Math.max(2, Math.min(16, availableParallelism() * 2));
+}
+
+/**
+ * Run `work` on every plan, `jobs` at a time, and say what each said in the config's order: a
+ * server's lines (its Ui calls) are held until every server before it has been said, so the
+ * output reads as if they ran one by one. Progress lines are one per run, not one per server.
+ */
+async function inConfigOrder<T>(
+  plans: readonly T[],
+  jobs: number,
+  ui: Ui,
+  work: (plan: T, say: Ui) => Promise<void>,
+): Promise<void> {
+  const held: (() => void)[][] = plans.map(() => []);
+  const finished = plans.map(() => false);
+  let said = 0;
+  const flush = () => {
+    while (said < plans.length && finished[said]) {
+      for (const line of held[said] as (() => void)[]) line();
+      said++;
+    }
+  };
+  let next = 0;
+  const worker = async () => {
+    while (next < plans.length) {
+      const i = next++;
+      await work(plans[i] as T, heldUi(ui, held[i] as (() => void)[]));
+      finished[i] = true;
+      flush();
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(jobs, plans.length)) }, worker));
+}
+
+/** A Ui whose lines wait in `lines` until their turn; secrets and colours are the real one's. */
+function heldUi(ui: Ui, lines: (() => void)[]): Ui {
+  const held = Object.create(ui) as Ui;
+  held.info = (text) => void lines.push(() => ui.info(text));
+  held.warn = (text) => void lines.push(() => ui.warn(text));
+  held.error = (text) => void lines.push(() => ui.error(text));
+  held.debug = (text) => void lines.push(() => ui.debug(text));
+  // One spinner cannot show several captures: the run's lines say how each went.
+  held.progress = () => {};
+  held.stopProgress = () => {};
+  return held;
+}
 
 /** A server name as a file name: letters, digits, `.`, `_` and `-` kept, anything else `-`. */
 export function lockfileName(server: string): string {
@@ -104,7 +158,7 @@ function resolveEntry(
 
 export async function snapshotAll(
   commandArgs: string[],
-  opts: TargetOptionValues & { dir: string },
+  opts: TargetOptionValues & { dir: string; jobs?: number },
   source: OptionSource,
   ui: Ui,
 ): Promise<number> {
@@ -118,25 +172,25 @@ export async function snapshotAll(
   const { captureTarget } = await import("./capture-target.ts");
   let worst = 0;
   let failed = 0;
-  for (const { entry, lockfile } of planned) {
+  await inConfigOrder(planned, opts.jobs ?? defaultJobs(), ui, async ({ entry, lockfile }, say) => {
     try {
       assertWritable(lockfile, "--dir");
       const resolved = resolveEntry(entry, opts, source);
-      const { contract, elapsedMs } = await captureTarget(resolved, ui);
+      const { contract, elapsedMs } = await captureTarget(resolved, say);
       const text = serializeContract(contract);
       let destination = lockfile;
       if (readRegularFile(lockfile) === text) destination = `${lockfile} (unchanged)`;
       else writeFileAtomic(lockfile, text);
-      ui.info(
+      say.info(
         `${ui.green("✔")} ${entry.name}: captured ${surfaceCounts(contract)} from ${serverLabel(contract)} → ${destination} ${ui.dim(`in ${(elapsedMs / 1000).toFixed(1)} s`)}`,
       );
     } catch (error) {
       const code = failureCode(error);
       worst = Math.max(worst, code);
       failed++;
-      ui.error(`${entry.name}: ${(error as Error).message} (exit ${code})`);
+      say.error(`${entry.name}: ${(error as Error).message} (exit ${code})`);
     }
-  }
+  });
   const total = planned.length;
   const summary = `${total - failed} of ${total} server${total === 1 ? "" : "s"} captured into ${opts.dir}${failed ? `; ${failed} failed` : ""}`;
   if (failed) ui.error(summary);
@@ -151,6 +205,8 @@ export interface CheckAllOptions {
   policy: PreparedPolicy;
   plans: OutputPlan[];
   color: "auto" | "always" | "never";
+  /** --jobs: servers captured at once. */
+  jobs?: number;
 }
 
 export async function checkAll(
@@ -163,18 +219,22 @@ export async function checkAll(
   rejectSingleServerFlags(commandArgs, opts, source, ["baseline", "baselineRef", "against", "update", "calls"]);
   const planned = planServers(opts, all.dir);
   const { captureTarget } = await import("./capture-target.ts");
-  const results: ServerCheck[] = [];
-  for (const { entry, lockfile } of planned) {
+  // One slot per server, in the config's order, whatever order the captures finish in.
+  const results: ServerCheck[] = new Array(planned.length);
+  const indexOf = new Map(planned.map((p, i) => [p, i]));
+  await inConfigOrder(planned, all.jobs ?? defaultJobs(), ui, async (plan, say) => {
+    const { entry, lockfile } = plan;
+    const at = indexOf.get(plan) as number;
     const base = { name: entry.name, config: entry.file.shown, lockfile };
     if (!existsSync(lockfile)) {
       const config = opts.config ? ` --config ${opts.config}` : "";
-      results.push({
+      results[at] = {
         ...base,
         status: "missing",
         exitCode: 2,
         error: `no lockfile at ${lockfile} for the server ${JSON.stringify(entry.name)}. Create it with \`mcp-contract snapshot --server ${entry.name}${config} -o ${lockfile}\` (\`mcp-contract snapshot --all --dir ${all.dir}${config}\` would re-capture every server).`,
-      });
-      continue;
+      };
+      return;
     }
     try {
       const read = readLockfile(lockfile, "baseline");
@@ -184,7 +244,7 @@ export async function checkAll(
         clientCapabilities: opts.clientCapabilities ?? baseline.capture.clientCapabilities.join(","),
         era: opts.era ?? baseline.capture.era,
       });
-      const current = (await captureTarget(resolved, ui)).contract;
+      const current = (await captureTarget(resolved, say)).contract;
       const verdict = await judgeComparison({
         command: "check",
         baseline: { contract: baseline, source: lockfile },
@@ -193,25 +253,25 @@ export async function checkAll(
         failOn: all.failOn,
         witness: all.witness,
       });
-      if (verdict.warning) ui.warn(`${entry.name}: ${verdict.warning}`);
-      results.push({
+      if (verdict.warning) say.warn(`${entry.name}: ${verdict.warning}`);
+      results[at] = {
         ...base,
         status: verdict.report.result,
         exitCode: verdict.exitCode,
         report: verdict.report,
         context: { baseline: read.file, baselineContract: baseline, currentContract: current },
-      });
+      };
     } catch (error) {
       const code = failureCode(error);
       // The report goes to stdout and files, not through the Ui: mask what the Ui would.
-      results.push({
+      results[at] = {
         ...base,
         status: "error",
         exitCode: code,
         error: maskHeldSecrets((error as Error).message).value,
-      });
+      };
     }
-  }
+  });
   await writeAllReports(results, all.plans, all.color);
   for (const r of results) {
     if (r.status === "missing" || r.status === "error") ui.error(`${r.name}: ${r.error}`);

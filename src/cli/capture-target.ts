@@ -23,9 +23,28 @@ export interface CaptureResult {
 
 /**
  * The signals that end mcp-contract during a capture: Ctrl-C, kill, a closed terminal
- * (SIGHUP), Ctrl-\ (SIGQUIT). Each ends the server's process group first, then exits 128+n.
+ * (SIGHUP), Ctrl-\ (SIGQUIT). Each ends every running capture's server process group first
+ * (`--all` runs several at once), then exits 128+n.
  */
 const FATAL_SIGNALS = ["SIGINT", "SIGTERM", "SIGHUP", "SIGQUIT"] as const;
+
+/** The running captures' ways to stop their servers at once; one signal handler for all of them. */
+const running = new Set<() => void>();
+
+function onFatalSignal(signal: NodeJS.Signals): void {
+  for (const kill of running) kill();
+  process.exit(128 + (constants.signals[signal] ?? 15));
+}
+
+/** Registers a capture's kill switch; the handlers are installed while at least one capture runs. */
+function whileRunning(kill: () => void): () => void {
+  if (running.size === 0) for (const signal of FATAL_SIGNALS) process.on(signal, onFatalSignal);
+  running.add(kill);
+  return () => {
+    running.delete(kill);
+    if (running.size === 0) for (const signal of FATAL_SIGNALS) process.off(signal, onFatalSignal);
+  };
+}
 
 export async function captureTarget(
   resolved: ResolvedTarget,
@@ -73,12 +92,10 @@ async function captureWith(
   ui.progress(`starting ${where}`);
 
   let killNow: (() => void) | undefined;
-  const onSignal = (signal: NodeJS.Signals) => {
+  const done = whileRunning(() => {
     killNow?.();
     ui.stopProgress();
-    process.exit(128 + (constants.signals[signal] ?? 15));
-  };
-  for (const signal of FATAL_SIGNALS) process.on(signal, onSignal);
+  });
   try {
     const open = await openSession(target, {
       era,
@@ -118,7 +135,7 @@ async function captureWith(
     }
   } finally {
     ui.stopProgress();
-    for (const signal of FATAL_SIGNALS) process.off(signal, onSignal);
+    done();
   }
 }
 

@@ -16,7 +16,13 @@ import { type PolicyOptionValues, policyOptions, preparePolicy, resolveFailOn } 
 import { CALLS_MAX_BYTES, readUserFile } from "./read-user-file.ts";
 import { formatOptions, planOutputs, type ReportFile, readBaselineOrNone, reportComparison } from "./report-output.ts";
 import { DEFAULT_LOCKFILE } from "./snapshot.ts";
-import { addTargetOptions, rejectLiveOnlyFlags, resolveTarget, type TargetOptionValues } from "./target-options.ts";
+import {
+  addTargetOptions,
+  jobsOption,
+  rejectLiveOnlyFlags,
+  resolveTarget,
+  type TargetOptionValues,
+} from "./target-options.ts";
 
 export function checkCommand() {
   const [witness, format, output] = formatOptions();
@@ -42,6 +48,7 @@ export function checkCommand() {
       .addOption(
         new Option("--dir <dir>", `with --all: the directory of the lockfiles (default ${DEFAULT_CONTRACTS_DIR})`),
       )
+      .addOption(jobsOption())
       .addOption(
         new Option("--fail-on <level>", "fail at this severity or above")
           .choices(FAIL_ON)
@@ -99,6 +106,7 @@ Exit codes: 0 nothing at or over --fail-on (or --allow-breaking), 1 it was reach
         calls?: string[];
         all?: boolean;
         dir?: string;
+        jobs?: number;
       };
     const globals = cmd.optsWithGlobals() as GlobalOptions;
     const ui = makeUi(globals);
@@ -120,6 +128,7 @@ Exit codes: 0 nothing at or over --fail-on (or --allow-breaking), 1 it was reach
         policy,
         plans,
         color: globals.color ?? "auto",
+        jobs: options.jobs,
       });
       if (code !== 0) process.exitCode = code;
       return;

@@ -7,7 +7,7 @@ import { DEFAULT_CONTRACTS_DIR } from "./mcp-config.ts";
 import { assertWritable, readRegularFile, writeFileAtomic } from "./output-file.ts";
 import { addPeerAliases } from "./peer-aliases.ts";
 import { serverLabel, surfaceCounts } from "./summary.ts";
-import { addTargetOptions, resolveTarget, type TargetOptionValues } from "./target-options.ts";
+import { addTargetOptions, jobsOption, resolveTarget, type TargetOptionValues } from "./target-options.ts";
 
 export const DEFAULT_LOCKFILE = "mcp.contract.json";
 
@@ -30,7 +30,8 @@ export function snapshotCommand() {
       )
       .addOption(
         new Option("--dir <dir>", `with --all: the directory of the lockfiles (default ${DEFAULT_CONTRACTS_DIR})`),
-      ),
+      )
+      .addOption(jobsOption()),
   ).addHelpText(
     "after",
     `
@@ -46,7 +47,12 @@ Examples:
 
   addPeerAliases(command, { target: true, out: true });
   return command.action(async (commandArgs, rawOptions, cmd) => {
-    const options = rawOptions as unknown as TargetOptionValues & { output: string; all?: boolean; dir?: string };
+    const options = rawOptions as unknown as TargetOptionValues & {
+      output: string;
+      all?: boolean;
+      dir?: string;
+      jobs?: number;
+    };
     const globals = cmd.optsWithGlobals() as GlobalOptions;
     const ui = makeUi(globals);
     if (options.all || options.dir !== undefined) {

@@ -225,3 +225,17 @@ export function rejectLiveOnlyFlags(optionSource: (name: string) => string | und
     `${flags} ${liveOnly.length === 1 ? "applies" : "apply"} only when a live server is captured; with ${instead} nothing is.`,
   );
 }
+
+/** `--jobs N` of snapshot --all and check --all: how many servers are captured at once. */
+export function jobsOption() {
+  return new Option(
+    "--jobs <n>",
+    "with --all: how many servers to capture at once (default: twice the cores, at most 16)",
+  ).argParser((text: string) => {
+    const n = Number(text);
+    if (!Number.isInteger(n) || n < 1 || n > 64) {
+      throw new UsageError(`--jobs takes a whole number from 1 to 64, got ${JSON.stringify(text)}.`);
+    }
+    return n;
+  });
+}
