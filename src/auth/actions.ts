@@ -33,6 +33,7 @@ export async function signIn(url: URL, options: ActionOptions, ui: Printer): Pro
     say: (text) => ui.info(text),
     // The address is public (the PKCE challenge, not the verifier); masking its parameters would break it.
     showUrl: (address) => process.stderr.write(`\n  ${address}\n\n`),
+    hold: (values) => ui.addSecrets(values),
   });
   registerSecrets(credential, ui);
   ui.info(signedIn(credential));

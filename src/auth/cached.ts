@@ -13,6 +13,8 @@ export interface CachedAuthorization {
   token: string;
   scopes: string[];
   issuer: string;
+  /** Every secret the stored sign-in holds (the tokens, a refreshed refresh token, the client secret): masked wherever printed. */
+  secrets: string[];
 }
 
 /**
@@ -123,7 +125,14 @@ function renewUnderLock(
 }
 
 function authorizationOf(credential: Credential): CachedAuthorization {
-  return { token: credential.accessToken, scopes: credential.scopes, issuer: credential.issuer };
+  return {
+    token: credential.accessToken,
+    scopes: credential.scopes,
+    issuer: credential.issuer,
+    secrets: [credential.accessToken, credential.refreshToken, credential.clientSecret].filter(
+      (s): s is string => typeof s === "string" && s !== "",
+    ),
+  };
 }
 
 /**

@@ -22,6 +22,8 @@ export interface SignInOptions extends ClientChoice {
   say(text: string): void;
   /** The authorization URL, printed as is: it holds no secret, and redaction would mangle it. */
   showUrl(url: string): void;
+  /** Secrets the sign-in comes to hold (the PKCE verifier, the authorization code): masked wherever printed. */
+  hold?(values: string[]): void;
 }
 
 /** The scope to ask for: --scope, else the 401's `scope`, else everything the resource lists (MCP scope selection). */
@@ -60,6 +62,7 @@ export async function signInInteractive(discovery: Discovery, options: SignInOpt
     // A fresh registration each sign-in: a client the server has since forgotten would strand the user in the browser.
     const identity = await resolveClient(as, options, callback.redirectUri, scope);
     const verifier = oauth.generateRandomCodeVerifier();
+    options.hold?.([verifier]);
     const authorize = new URL(as.authorization_endpoint);
     const params: Record<string, string> = {
       response_type: "code",
@@ -98,6 +101,8 @@ export async function signInInteractive(discovery: Discovery, options: SignInOpt
     let parameters: URLSearchParams;
     try {
       parameters = oauth.validateAuthResponse(as, identity.client, returned, state);
+      const code = parameters.get("code");
+      if (code) options.hold?.([code]);
     } catch (error) {
       throw new ServerError(`the sign-in did not complete: ${describeOAuthError(error)}${issHint(error)}.`, {
         cause: error,

@@ -84,6 +84,8 @@ async function captureWith(
 ): Promise<CaptureResult> {
   const { clientCapabilities, timeoutMs, maxResponseBytes, era } = resolved;
   ui.addSecrets(targetSecrets(target));
+  // A stored sign-in's refresh token and client secret too: a refresh during this capture may have rotated them.
+  if (used) ui.addSecrets(used.secrets);
   if (used) ui.debug(`using the stored OAuth sign-in to ${used.issuer} (mcp-contract auth --status)`);
   for (const note of resolved.notes ?? []) ui.debug(note);
   const started = performance.now();

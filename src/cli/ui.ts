@@ -4,10 +4,12 @@
  * predict, and secret-like URL parameters), and escaping of the control and bidi characters a
  * server can send (its stderr tail, its names), so that none reaches the terminal raw.
  */
-import { Buffer } from "node:buffer";
 import { redactUrls } from "../connect/target.ts";
 import { escapeControls } from "../report/shared.ts";
+import { secretForms } from "./secret-forms.ts";
 import { isTerminal, stdStream, writeErr } from "./std-streams.ts";
+
+export { secretForms };
 
 export type ColorMode = "auto" | "always" | "never";
 
@@ -27,52 +29,30 @@ export function useColor(mode: ColorMode = "auto", stream: { isTTY?: boolean } =
 
 /** Process-wide, so that the error printer in main.ts redacts what a command registered. */
 const SECRETS = new Set<string>();
-/** SECRETS longest first, so that a token inside a longer header value is masked whole; rebuilt on change. */
+/**
+ * SECRETS longest first, so that a token inside a longer header value is masked whole, and as
+ * one alternation in that order (leftmost match, then longest): one pass over a text, however
+ * many forms each secret has. Rebuilt on change.
+ */
 let ordered: string[] | undefined;
-/** Shorter values are too likely to occur by chance to be masked. */
-const MIN_SECRET_LENGTH = 4;
+let pattern: RegExp | undefined;
 /** The shortest start of a secret, cut off by "…", that is masked as well. */
 const CUT_PREFIX_LENGTH = 6;
 
+/**
+ * Held once, in every form (src/cli/secret-forms.ts): as it is, percent-encoded as sent on
+ * the wire, JSON-escaped, hex, base64 and base64url, whole and inside a longer base64 text at
+ * each alignment. Every mask below works on these forms, so all of them are masked wherever
+ * the plain value is.
+ */
 function addSecret(value: string): void {
   for (const form of secretForms(value)) {
-    if (form.length >= MIN_SECRET_LENGTH && !SECRETS.has(form)) {
+    if (!SECRETS.has(form)) {
       SECRETS.add(form);
       ordered = undefined;
+      pattern = undefined;
     }
   }
-}
-
-/**
- * The forms a secret can take in what a server echoes or an error quotes: as it is,
- * URL-encoded (either case of hex, `+` for space), JSON-escaped, and base64 (padded, unpadded,
- * URL-safe), which is how `user:password` travels as Basic auth. A value that is itself a
- * Basic credential (base64 of `user:password`) also gives its decoded forms.
- */
-export function secretForms(value: string): string[] {
-  if (value.length < MIN_SECRET_LENGTH) return [];
-  const uri = encodeURIComponent(value);
-  const base64 = Buffer.from(value, "utf8").toString("base64");
-  const forms = [
-    value,
-    uri,
-    uri.replace(/%[0-9A-F]{2}/g, (hex) => hex.toLowerCase()),
-    uri.replace(/%20/g, "+"),
-    JSON.stringify(value).slice(1, -1),
-    base64,
-    base64.replace(/=+$/, ""),
-    Buffer.from(value, "utf8").toString("base64url"),
-  ];
-  const basic = basicCredential(value);
-  if (basic !== undefined) forms.push(basic, basic.slice(basic.indexOf(":") + 1));
-  return [...new Set(forms)];
-}
-
-/** `user:password` when the value is base64 of printable text with a colon. */
-function basicCredential(value: string): string | undefined {
-  if (value.length % 4 !== 0 || !/^[A-Za-z0-9+/]+={0,2}$/.test(value)) return undefined;
-  const text = Buffer.from(value, "base64").toString("utf8");
-  return /^[^\u0000-\u001f\u007f:\ufffd]*:[^\u0000-\u001f\u007f\ufffd]+$/.test(text) ? text : undefined;
 }
 
 /** MCP_CONTRACT_BEARER as last registered. */
@@ -85,12 +65,23 @@ function addEnvironmentSecrets(): void {
   envBearer = bearer;
 }
 
-function maskSecrets(text: string): string {
+/** The secrets we hold, every form, longest first; MCP_CONTRACT_BEARER included. */
+function heldForms(): string[] {
   addEnvironmentSecrets();
   ordered ??= [...SECRETS].sort((a, b) => b.length - a.length);
-  let out = text;
-  for (const secret of ordered) if (out.includes(secret)) out = out.split(secret).join("***");
-  return redactUrls(maskCutSecrets(out, ordered));
+  return ordered;
+}
+
+/** The held forms as one alternation, longest first; undefined while nothing is held. */
+function heldPattern(): RegExp | undefined {
+  const forms = heldForms();
+  if (forms.length === 0) return undefined;
+  pattern ??= new RegExp(forms.map((form) => form.replace(/[.*+?^${}()|[\]\\/-]/g, "\\$&")).join("|"), "g");
+  return pattern;
+}
+
+function maskSecrets(text: string): string {
+  return redactUrls(maskCutSecrets(maskHeld(text, heldPattern()), heldForms()));
 }
 
 /**
@@ -110,10 +101,8 @@ function maskCutSecrets(text: string, secrets: readonly string[]): string {
 }
 
 /** `text` with every secret we hold (in every form) replaced by `***`; URLs and cut text left as they are. */
-function maskHeld(text: string): string {
-  let out = text;
-  for (const secret of ordered ?? []) if (out.includes(secret)) out = out.split(secret).join("***");
-  return out;
+function maskHeld(text: string, held: RegExp | undefined): string {
+  return held ? text.replace(held, "***") : text;
 }
 
 /**
@@ -122,13 +111,12 @@ function maskHeld(text: string): string {
  * a committed lockfile and every report.
  */
 export function maskHeldSecrets<T>(value: T): { value: T; found: string[] } {
-  addEnvironmentSecrets();
-  ordered ??= [...SECRETS].sort((a, b) => b.length - a.length);
   const found: string[] = [];
-  if (ordered.length === 0) return { value, found };
+  const held = heldPattern();
+  if (!held) return { value, found };
   const walk = (node: unknown, pointer: string): unknown => {
     if (typeof node === "string") {
-      const masked = maskHeld(node);
+      const masked = maskHeld(node, held);
       if (masked !== node) found.push(pointer || "/");
       return masked;
     }
@@ -136,7 +124,7 @@ export function maskHeldSecrets<T>(value: T): { value: T; found: string[] } {
     if (node === null || typeof node !== "object") return node;
     const out: Record<string, unknown> = {};
     for (const [key, item] of Object.entries(node)) {
-      const name = maskHeld(key);
+      const name = maskHeld(key, held);
       const at = `${pointer}/${name.replace(/~/g, "~0").replace(/\//g, "~1")}`;
       if (name !== key) found.push(at);
       out[name] = walk(item, at);

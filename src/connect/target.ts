@@ -139,7 +139,7 @@ export function parseClientCapabilities(value: string | undefined): ClientCapabi
  * secret (GITHUB_TOKEN, OPENAI_API_KEY), which it can echo just as well, but not ordinary
  * settings (LOG_LEVEL=debug, PORT=3000, ROOT=/srv/data) under names that do not look secret,
  * which would otherwise be masked in every message. The printer also masks their encodings
- * (src/cli/ui.ts).
+ * (src/cli/secret-forms.ts).
  */
 export function targetSecrets(target: Target): string[] {
   const values =
@@ -178,6 +178,11 @@ function urlSecrets(text: string): string[] {
     if (password) out.push(password, decodeLoosely(password), `${decodeLoosely(username)}:${decodeLoosely(password)}`);
     const params = [...url.searchParams, ...new URLSearchParams(url.hash.slice(1))];
     for (const [name, value] of params) if (isSecretParameter(name)) out.push(value);
+    // As the URL spells it too, which is what the server sees and may echo: `%51uery`, not `Query`.
+    for (const pair of `${url.search.slice(1)}&${url.hash.slice(1)}`.split("&")) {
+      const eq = pair.indexOf("=");
+      if (eq > 0 && isSecretParameter(decodeLoosely(pair.slice(0, eq)))) out.push(pair.slice(eq + 1));
+    }
   }
   return out;
 }

@@ -359,6 +359,17 @@ describe("auth: browser sign-in", () => {
     60_000,
   );
 
+  test("a token endpoint that echoes the authorization code and PKCE verifier: neither is printed", async () => {
+    const server = await startFixture({ hostile: { token: "echo" } });
+    const result = await runCli(["auth", "--url", server.url, "--no-open"], { XDG_CONFIG_HOME: tempDir() }, "follow");
+    expect(result.code).toBe(3);
+    const sent = (await server.stats()).tokenRequests.find((r) => r.grant_type === "authorization_code");
+    expect(sent?.code?.length).toBeGreaterThan(8);
+    expect(sent?.code_verifier?.length).toBeGreaterThanOrEqual(43);
+    expect(result.stderr).toContain("does not match verifier");
+    expectNoSecrets([result.stdout, result.stderr], [sent?.code as string, sent?.code_verifier as string]);
+  }, 60_000);
+
   test("an authorization response with the wrong iss is refused (RFC 9207)", async () => {
     const server = await startFixture({ iss: "wrong" });
     const xdg = tempDir();
