@@ -292,7 +292,9 @@ export async function capture(target: CaptureTarget, options: CaptureOptions = {
     },
     () => "cli",
   );
-  return (await captureTarget(resolved, new Ui({ quiet: true }))).contract;
+  const { contract, closed } = await captureTarget(resolved, new Ui({ quiet: true }));
+  await closed;
+  return contract;
 }
 
 export interface MockOptions {

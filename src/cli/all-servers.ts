@@ -176,14 +176,19 @@ export async function snapshotAll(
     try {
       assertWritable(lockfile, "--dir");
       const resolved = resolveEntry(entry, opts, source);
-      const { contract, elapsedMs } = await captureTarget(resolved, say);
-      const text = serializeContract(contract);
-      let destination = lockfile;
-      if (readRegularFile(lockfile) === text) destination = `${lockfile} (unchanged)`;
-      else writeFileAtomic(lockfile, text);
-      say.info(
-        `${ui.green("✔")} ${entry.name}: captured ${surfaceCounts(contract)} from ${serverLabel(contract)} → ${destination} ${ui.dim(`in ${(elapsedMs / 1000).toFixed(1)} s`)}`,
-      );
+      const { contract, elapsedMs, closed } = await captureTarget(resolved, say);
+      // Written while the server shuts down; this server's turn ends once it is gone.
+      try {
+        const text = serializeContract(contract);
+        let destination = lockfile;
+        if (readRegularFile(lockfile) === text) destination = `${lockfile} (unchanged)`;
+        else writeFileAtomic(lockfile, text);
+        say.info(
+          `${ui.green("✔")} ${entry.name}: captured ${surfaceCounts(contract)} from ${serverLabel(contract)} → ${destination} ${ui.dim(`in ${(elapsedMs / 1000).toFixed(1)} s`)}`,
+        );
+      } finally {
+        await closed;
+      }
     } catch (error) {
       const code = failureCode(error);
       worst = Math.max(worst, code);
@@ -244,23 +249,28 @@ export async function checkAll(
         clientCapabilities: opts.clientCapabilities ?? baseline.capture.clientCapabilities.join(","),
         era: opts.era ?? baseline.capture.era,
       });
-      const current = (await captureTarget(resolved, say)).contract;
-      const verdict = await judgeComparison({
-        command: "check",
-        baseline: { contract: baseline, source: lockfile },
-        current: { contract: current, source: `live --server ${entry.name}` },
-        policy: all.policy,
-        failOn: all.failOn,
-        witness: all.witness,
-      });
-      if (verdict.warning) say.warn(`${entry.name}: ${verdict.warning}`);
-      results[at] = {
-        ...base,
-        status: verdict.report.result,
-        exitCode: verdict.exitCode,
-        report: verdict.report,
-        context: { baseline: read.file, baselineContract: baseline, currentContract: current },
-      };
+      const captured = await captureTarget(resolved, say);
+      const current = captured.contract;
+      try {
+        const verdict = await judgeComparison({
+          command: "check",
+          baseline: { contract: baseline, source: lockfile },
+          current: { contract: current, source: `live --server ${entry.name}` },
+          policy: all.policy,
+          failOn: all.failOn,
+          witness: all.witness,
+        });
+        if (verdict.warning) say.warn(`${entry.name}: ${verdict.warning}`);
+        results[at] = {
+          ...base,
+          status: verdict.report.result,
+          exitCode: verdict.exitCode,
+          report: verdict.report,
+          context: { baseline: read.file, baselineContract: baseline, currentContract: current },
+        };
+      } finally {
+        await captured.closed;
+      }
     } catch (error) {
       const code = failureCode(error);
       // The report goes to stdout and files, not through the Ui: mask what the Ui would.

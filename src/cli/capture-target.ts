@@ -19,6 +19,13 @@ export interface CaptureResult {
   contract: Contract;
   transport: "stdio" | "http" | "sse";
   elapsedMs: number;
+  /**
+   * Settles once the server is closed (a stdio server's whole process group gone). The capture
+   * returns as soon as the surface is read, so that the verdict, the report and the lockfile are
+   * made during the server's shutdown grace instead of after it; a command awaits this before it
+   * exits, so no server outlives it.
+   */
+  closed: Promise<void>;
 }
 
 /**
@@ -98,6 +105,7 @@ async function captureWith(
     killNow?.();
     ui.stopProgress();
   });
+  let closed: Promise<void> | undefined;
   try {
     const open = await openSession(target, {
       era,
@@ -119,6 +127,7 @@ async function captureWith(
       },
     });
     killNow = open.killNow;
+    let result: Omit<CaptureResult, "closed">;
     try {
       const captured = await captureSurface(open.session, clientCapabilities, { ...options, era });
       prepareForSurface(captured);
@@ -130,14 +139,18 @@ async function captureWith(
       if (resolved.given?.env.length) contract.capture.env = resolved.given.env;
       if (resolved.given?.headers.length) contract.capture.headers = resolved.given.headers;
       if (used?.scopes.length) contract.capture.scopes = used.scopes;
-      return { contract, transport: open.transport, elapsedMs: performance.now() - started };
-    } finally {
+      result = { contract, transport: open.transport, elapsedMs: performance.now() - started };
+    } catch (error) {
       ui.progress(`closing ${where}`);
       await open.session.close();
+      throw error;
     }
+    // Closing runs on while the caller judges and writes; Ctrl-C still ends the server until it is gone.
+    closed = open.session.close().finally(done);
+    return { ...result, closed };
   } finally {
     ui.stopProgress();
-    done();
+    if (!closed) done();
   }
 }
 

@@ -171,6 +171,8 @@ Exit codes: 0 nothing at or over --fail-on (or --allow-breaking), 1 it was reach
     let current: Contract;
     let currentSource: string;
     let againstFile: ReportFile | undefined;
+    // A live server shuts down while the verdict and reports are made; the run ends once it is gone.
+    let closed: Promise<void> | undefined;
     if (options.against) {
       if (commandArgs.length || options.url || options.server) {
         throw new UsageError("give either --against FILE or a live server (after `--`, --url or --server), not both.");
@@ -194,27 +196,34 @@ Exit codes: 0 nothing at or over --fail-on (or --allow-breaking), 1 it was reach
         (name) => cmd.getOptionValueSource(name as never),
       );
       const { captureTarget } = await import("./capture-target.ts");
-      current = (await captureTarget(resolved, ui)).contract;
+      const captured = await captureTarget(resolved, ui);
+      current = captured.contract;
+      closed = captured.closed;
       currentSource = `live ${describeTarget(resolved.target)}`;
     }
 
     // Findings are located in the committed baseline (SARIF, GitHub annotations, JUnit).
-    const exitCode = await reportComparison(
-      {
-        command: "check",
-        baseline: { contract: baseline, source: baselineSource },
-        current: { contract: current, source: currentSource },
-        policy: prepared,
-        failOn,
-        witness: options.witness,
-      },
-      plans,
-      globals.color ?? "auto",
-      { baseline: baselineFile, current: againstFile },
-      ui,
-      // --update: the changes are accepted into the baseline (no rewrite when its bytes would not change).
-      options.update ? { update: options.baseline } : {},
-    );
+    let exitCode: number;
+    try {
+      exitCode = await reportComparison(
+        {
+          command: "check",
+          baseline: { contract: baseline, source: baselineSource },
+          current: { contract: current, source: currentSource },
+          policy: prepared,
+          failOn,
+          witness: options.witness,
+        },
+        plans,
+        globals.color ?? "auto",
+        { baseline: baselineFile, current: againstFile },
+        ui,
+        // --update: the changes are accepted into the baseline (no rewrite when its bytes would not change).
+        options.update ? { update: options.baseline } : {},
+      );
+    } finally {
+      await closed;
+    }
     if (exitCode !== 0) process.exitCode = exitCode;
   });
 }

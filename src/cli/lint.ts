@@ -134,6 +134,7 @@ Exit codes: 0 nothing at or over --fail-on, 1 it was reached, 2 bad flags, lockf
     if (policyPath) ui.debug(`policy: ${policyPath}`);
 
     let contract: Contract;
+    let closed: Promise<void> | undefined;
     let source: string;
     let lockfile: ReportFile | undefined;
     if (from !== undefined) {
@@ -149,21 +150,33 @@ Exit codes: 0 nothing at or over --fail-on, 1 it was reached, 2 bad flags, lockf
       const resolved = resolveTarget(commandArgs, options, (name) => cmd.getOptionValueSource(name as never));
       const { captureTarget } = await import("./capture-target.ts");
       // Wrong-typed fields are findings here (protocol rules), not a capture failure.
-      contract = (await captureTarget(resolved, ui, { fieldTypes: false })).contract;
+      const captured = await captureTarget(resolved, ui, { fieldTypes: false });
+      contract = captured.contract;
+      closed = captured.closed;
       source = `live ${describeTarget(resolved.target)}`;
     }
 
-    const { report, exitCode } = judgeLint({
-      contract,
-      source,
-      policy,
-      today: todayUtc(),
-      tokenBudget: options.tokenBudget,
-      disabled,
-      failOn: options.failOn,
-    });
-    // The linted surface is the report's only, "current", side.
-    await writeReports(report, plans, globals.color ?? "auto", { current: lockfile, currentContract: contract });
+    // The server shuts down while lint runs; the run ends once it is gone, whatever happens.
+    let exitCode: number;
+    try {
+      const judged = judgeLint({
+        contract,
+        source,
+        policy,
+        today: todayUtc(),
+        tokenBudget: options.tokenBudget,
+        disabled,
+        failOn: options.failOn,
+      });
+      // The linted surface is the report's only, "current", side.
+      await writeReports(judged.report, plans, globals.color ?? "auto", {
+        current: lockfile,
+        currentContract: contract,
+      });
+      exitCode = judged.exitCode;
+    } finally {
+      await closed;
+    }
     if (exitCode !== 0) process.exitCode = exitCode;
   });
 }

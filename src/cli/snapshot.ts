@@ -78,20 +78,24 @@ Examples:
     );
 
     const { captureTarget } = await import("./capture-target.ts");
-    const { contract, elapsedMs } = await captureTarget(resolved, ui);
-    const text = serializeContract(contract);
-
-    let destination = options.output;
-    if (toStdout) {
-      await writeStdout(text);
-      destination = "stdout";
-    } else if (readRegularFile(options.output) === text) {
-      destination = `${options.output} (unchanged)`;
-    } else {
-      writeFileAtomic(options.output, text);
+    const { contract, elapsedMs, closed } = await captureTarget(resolved, ui);
+    // The lockfile is written while the server shuts down; the run ends once it is gone, whatever happens.
+    try {
+      const text = serializeContract(contract);
+      let destination = options.output;
+      if (toStdout) {
+        await writeStdout(text);
+        destination = "stdout";
+      } else if (readRegularFile(options.output) === text) {
+        destination = `${options.output} (unchanged)`;
+      } else {
+        writeFileAtomic(options.output, text);
+      }
+      ui.info(
+        `captured ${surfaceCounts(contract)} from ${serverLabel(contract)} → ${destination} ${ui.dim(`in ${(elapsedMs / 1000).toFixed(1)} s`)}`,
+      );
+    } finally {
+      await closed;
     }
-    ui.info(
-      `captured ${surfaceCounts(contract)} from ${serverLabel(contract)} → ${destination} ${ui.dim(`in ${(elapsedMs / 1000).toFixed(1)} s`)}`,
-    );
   });
 }
