@@ -6,7 +6,7 @@
 import { stableStringify } from "../contract/canonical.ts";
 import type { Json, JsonObject, Tool } from "../contract/model.ts";
 import { pointer, pointerToDotted } from "../contract/pointer.ts";
-import { type DiffRuleId, diffRule } from "../rules/registry.ts";
+import { type DiffRuleId, diffRule, diffRulesWith } from "../rules/registry.ts";
 import { compareSchemas, type SchemaChange } from "../schema/compare/index.ts";
 import { NAME_CONTAINERS } from "../schema/keywords.ts";
 import { diffToolMeta } from "./apps.ts";
@@ -132,15 +132,7 @@ function diffSchema(
  * the value is part of the change's identity, so it goes into the fingerprint, which then
  * stays the same whatever else changed at that path.
  */
-const VALUE_IDENTIFIED = new Set([
-  "enum-value-added",
-  "enum-value-removed",
-  "required-added",
-  "required-added-with-default",
-  "required-removed",
-  "dependent-required-added",
-  "dependent-required-removed",
-]);
+const VALUE_IDENTIFIED = diffRulesWith("value-identified");
 
 /**
  * Schema engine findings → tool changes. The engine's message says what changed at its node

@@ -30,6 +30,7 @@ import { peerLayout } from "../contract/peers/layout.ts";
 import { pointerSegments } from "../contract/pointer.ts";
 import { LIST_OF } from "../contract/surface.ts";
 import type { Change } from "../diff/model.ts";
+import { diffRulesWith } from "../rules/registry.ts";
 import { NAME_CONTAINERS } from "../schema/keywords.ts";
 import type { ReportContext, ReportFile } from "./context.ts";
 import { JsonLocator } from "./json-locations.ts";
@@ -112,12 +113,7 @@ interface Side {
 }
 
 /** Rules that report one more copy of an identity: located on its last copy, not on the first. */
-const DUPLICATE_RULES = new Set([
-  "tool-duplicate-added",
-  "resource-duplicate-added",
-  "template-duplicate-added",
-  "prompt-duplicate-added",
-]);
+const DUPLICATE_RULES = diffRulesWith("duplicate");
 
 export class ChangeLocator {
   private readonly oldSide: Side;

@@ -10,10 +10,11 @@
 import type { Json } from "../contract/model.ts";
 import { show } from "../diff/change.ts";
 import { textDiff } from "../lint/text-diff.ts";
+import { diffRulesWith } from "../rules/registry.ts";
 import type { ReportChange } from "./model.ts";
 
 /** Rules whose change is a rewritten text. */
-const TEXT_RULES: ReadonlySet<string> = new Set(["description-changed", "instructions-changed"]);
+const TEXT_RULES = diffRulesWith("text");
 
 const isText = (value: Json | undefined): value is string => typeof value === "string";
 

@@ -9,6 +9,7 @@ import type { DiffRuleRow } from "./model.ts";
 export const ANNOTATION_RULE_ROWS = [
   {
     id: "schema-dialect-changed",
+    traits: ["annotation"],
     group: "schema",
     input: "patch",
     output: "patch",
@@ -19,6 +20,7 @@ export const ANNOTATION_RULE_ROWS = [
   },
   {
     id: "default-changed",
+    traits: ["annotation"],
     group: "schema",
     input: "minor",
     output: "minor",
@@ -28,6 +30,7 @@ export const ANNOTATION_RULE_ROWS = [
   },
   {
     id: "deprecated-added",
+    traits: ["annotation"],
     group: "schema",
     input: "minor",
     output: "minor",
@@ -37,6 +40,7 @@ export const ANNOTATION_RULE_ROWS = [
   },
   {
     id: "deprecated-removed",
+    traits: ["annotation"],
     group: "schema",
     input: "minor",
     output: "minor",
@@ -46,6 +50,7 @@ export const ANNOTATION_RULE_ROWS = [
   },
   {
     id: "read-write-only-changed",
+    traits: ["annotation"],
     group: "schema",
     input: "minor",
     output: "minor",
@@ -56,6 +61,7 @@ export const ANNOTATION_RULE_ROWS = [
   },
   {
     id: "description-changed",
+    traits: ["annotation", "text"],
     group: "schema",
     input: "patch",
     output: "patch",
@@ -66,6 +72,7 @@ export const ANNOTATION_RULE_ROWS = [
   },
   {
     id: "annotation-keyword-changed",
+    traits: ["annotation"],
     group: "schema",
     input: "patch",
     output: "patch",

@@ -9,6 +9,7 @@ import type { DiffRuleRow } from "./model.ts";
 export const SCHEMA_RULE_ROWS = [
   {
     id: "type-narrowed",
+    traits: ["node-path"],
     group: "schema",
     input: "breaking",
     output: "minor",
@@ -19,6 +20,7 @@ export const SCHEMA_RULE_ROWS = [
   },
   {
     id: "type-widened",
+    traits: ["node-path"],
     group: "schema",
     input: "minor",
     output: "breaking",
@@ -28,6 +30,7 @@ export const SCHEMA_RULE_ROWS = [
   },
   {
     id: "null-removed",
+    traits: ["node-path"],
     group: "schema",
     input: "breaking",
     output: "minor",
@@ -38,6 +41,7 @@ export const SCHEMA_RULE_ROWS = [
   },
   {
     id: "null-added",
+    traits: ["node-path"],
     group: "schema",
     input: "minor",
     output: "breaking",
@@ -65,6 +69,7 @@ export const SCHEMA_RULE_ROWS = [
   },
   {
     id: "enum-value-removed",
+    traits: ["value-identified"],
     group: "schema",
     input: "breaking",
     output: "minor",
@@ -74,6 +79,7 @@ export const SCHEMA_RULE_ROWS = [
   },
   {
     id: "enum-value-added",
+    traits: ["value-identified"],
     group: "schema",
     input: "minor",
     output: "breaking",
@@ -110,6 +116,7 @@ export const SCHEMA_RULE_ROWS = [
   },
   {
     id: "property-added",
+    traits: ["node-path"],
     group: "schema",
     input: "minor",
     output: "minor",
@@ -120,6 +127,7 @@ export const SCHEMA_RULE_ROWS = [
   },
   {
     id: "closed-object-property-added",
+    traits: ["node-path"],
     group: "schema",
     input: "minor",
     output: "breaking",
@@ -131,6 +139,7 @@ export const SCHEMA_RULE_ROWS = [
   },
   {
     id: "property-removed",
+    traits: ["node-path"],
     group: "schema",
     input: "minor",
     output: "minor",
@@ -141,6 +150,7 @@ export const SCHEMA_RULE_ROWS = [
   },
   {
     id: "closed-object-property-removed",
+    traits: ["node-path"],
     group: "schema",
     input: "breaking",
     output: "minor",
@@ -151,6 +161,7 @@ export const SCHEMA_RULE_ROWS = [
   },
   {
     id: "required-added",
+    traits: ["value-identified"],
     group: "schema",
     input: "breaking",
     output: "minor",
@@ -161,6 +172,7 @@ export const SCHEMA_RULE_ROWS = [
   },
   {
     id: "required-added-with-default",
+    traits: ["value-identified"],
     group: "schema",
     input: "minor",
     output: "minor",
@@ -171,6 +183,7 @@ export const SCHEMA_RULE_ROWS = [
   },
   {
     id: "required-removed",
+    traits: ["value-identified"],
     group: "schema",
     input: "minor",
     output: "breaking",
@@ -209,6 +222,7 @@ export const SCHEMA_RULE_ROWS = [
   },
   {
     id: "dependent-required-added",
+    traits: ["value-identified"],
     group: "schema",
     input: "breaking",
     output: "minor",
@@ -218,6 +232,7 @@ export const SCHEMA_RULE_ROWS = [
   },
   {
     id: "dependent-required-removed",
+    traits: ["value-identified"],
     group: "schema",
     input: "minor",
     output: "breaking",
@@ -299,6 +314,7 @@ export const SCHEMA_RULE_ROWS = [
   },
   {
     id: "safe-integer-bound-changed",
+    traits: ["no-interoperable-change"],
     group: "schema",
     input: "patch",
     output: "patch",
@@ -509,6 +525,7 @@ export const SCHEMA_RULE_ROWS = [
   },
   {
     id: "any-of-branch-removed",
+    traits: ["node-path"],
     group: "schema",
     input: "breaking",
     output: "minor",
@@ -519,6 +536,7 @@ export const SCHEMA_RULE_ROWS = [
   },
   {
     id: "any-of-branch-added",
+    traits: ["node-path"],
     group: "schema",
     input: "minor",
     output: "breaking",
@@ -529,6 +547,7 @@ export const SCHEMA_RULE_ROWS = [
   },
   {
     id: "union-branch-change-absorbed",
+    traits: ["no-interoperable-change"],
     group: "schema",
     input: "patch",
     output: "patch",

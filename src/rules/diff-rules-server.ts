@@ -89,6 +89,7 @@ export const SERVER_RULE_ROWS = [
   },
   {
     id: "instructions-changed",
+    traits: ["text"],
     group: "server",
     input: "patch",
     output: "patch",

@@ -35,6 +35,7 @@ export const DIFF_RULE_ROWS = [
   },
   {
     id: "tool-duplicate-added",
+    traits: ["duplicate"],
     group: "tool",
     input: "breaking",
     output: "breaking",
@@ -316,6 +317,7 @@ export const DIFF_RULE_ROWS = [
   },
   {
     id: "resource-duplicate-added",
+    traits: ["duplicate"],
     group: "resource",
     input: "breaking",
     output: "breaking",
@@ -365,6 +367,7 @@ export const DIFF_RULE_ROWS = [
   },
   {
     id: "template-duplicate-added",
+    traits: ["duplicate"],
     group: "template",
     input: "breaking",
     output: "breaking",
@@ -440,6 +443,7 @@ export const DIFF_RULE_ROWS = [
   },
   {
     id: "prompt-duplicate-added",
+    traits: ["duplicate"],
     group: "prompt",
     input: "breaking",
     output: "breaking",

@@ -30,9 +30,29 @@ interface RuleText {
   example: string;
 }
 
+/**
+ * What code elsewhere needs to know of a diff rule, said on its row instead of in lists of ids
+ * scattered through the code (where a misspelt id slipped through):
+ * - annotation: says nothing about which values are valid (equal meaning; never a witness);
+ * - no-interoperable-change: changes values no interoperable client can meet (equal meaning);
+ * - node-path: its path names the changed schema node itself, not node + "/" + keyword;
+ * - value-identified: fires once per value at one path; the value joins the fingerprint;
+ * - duplicate: reports one more copy of an identity (located on its last copy);
+ * - text: a rewritten text (reports show a word diff; the changelog, the new text).
+ */
+export type DiffRuleTrait =
+  | "annotation"
+  | "no-interoperable-change"
+  | "node-path"
+  | "value-identified"
+  | "duplicate"
+  | "text";
+
 export interface DiffRule extends RuleText {
   catalog: "diff";
   group: DiffGroup;
+  /** See DiffRuleTrait; most rules have none. */
+  traits?: readonly DiffRuleTrait[];
   /** Severity when the change is in what callers send (and for rules outside schemas). */
   input: Severity;
   /** Severity when the change is in what callers receive. */

@@ -6,7 +6,7 @@
 import { suggest } from "../util/text.ts";
 import { DIFF_RULE_ROWS } from "./diff-rules.ts";
 import { LINT_RULE_ROWS } from "./lint-rules.ts";
-import type { DiffRule, LintRule, Rule, RuleCatalog } from "./model.ts";
+import type { DiffRule, DiffRuleTrait, LintRule, Rule, RuleCatalog } from "./model.ts";
 
 export type DiffRuleId = (typeof DIFF_RULE_ROWS)[number]["id"];
 export type LintRuleId = (typeof LINT_RULE_ROWS)[number]["id"];
@@ -38,6 +38,18 @@ export function findRule(id: string): Rule | undefined {
 /** A diff rule by its typed id: it always exists. */
 export function diffRule(id: DiffRuleId): DiffRule {
   return BY_ID.get(id) as DiffRule;
+}
+
+const WITH_TRAIT = new Map<DiffRuleTrait, ReadonlySet<string>>();
+
+/** The ids of the diff rules with a trait (see DiffRuleTrait), as a set; computed once per trait. */
+export function diffRulesWith(trait: DiffRuleTrait): ReadonlySet<string> {
+  let ids = WITH_TRAIT.get(trait);
+  if (!ids) {
+    ids = new Set(DIFF_RULES.filter((rule) => rule.traits?.includes(trait)).map((rule) => rule.id));
+    WITH_TRAIT.set(trait, ids);
+  }
+  return ids;
 }
 
 /** A lint rule by its typed id: it always exists. */

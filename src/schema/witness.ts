@@ -16,6 +16,7 @@
  * (flattening, Side), local-checks, regex-samples, instances, path-walk, embed, candidates.
  */
 import type { Json } from "../contract/model.ts";
+import { diffRulesWith } from "../rules/registry.ts";
 import { withRegexSession } from "./regex.ts";
 import { forEachSubschema } from "./subschemas.ts";
 import { type Leaf, leafCandidates, type WitnessChange, type WitnessDirection } from "./witness/candidates.ts";
@@ -59,15 +60,7 @@ export function schemaSize(root: Json): number {
 }
 
 /** Rules that cannot change which values are valid: there is never a witness. */
-const NON_VALIDATING = new Set([
-  "description-changed",
-  "default-changed",
-  "deprecated-added",
-  "deprecated-removed",
-  "read-write-only-changed",
-  "annotation-keyword-changed",
-  "schema-dialect-changed",
-]);
+const NON_VALIDATING = diffRulesWith("annotation");
 
 // ── the entry point ────────────────────────────────────────────────────────────────────
 

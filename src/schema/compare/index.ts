@@ -12,7 +12,7 @@
  */
 import type { Json, JsonObject } from "../../contract/model.ts";
 import { SEVERITIES, type Severity } from "../../rules/model.ts";
-import { diffRule } from "../../rules/registry.ts";
+import { diffRule, diffRulesWith } from "../../rules/registry.ts";
 import { acceptsAll, allowsType, containsRef, foldNullBranches, isNever, jsonEqual, normalize } from "../normalize.ts";
 import { resolveRef } from "../ref.ts";
 import { withRegexSession } from "../regex.ts";
@@ -36,18 +36,13 @@ const MAX_DEPTH = 256;
 /** Comparison steps allowed for one pair of schemas (a realistic tool schema needs hundreds). */
 const MAX_STEPS = 10_000;
 
-/** Rules that say nothing about which values are valid: they do not make two schemas differ in meaning. */
-const DOCUMENTATION_RULES = new Set([
-  "description-changed",
-  "annotation-keyword-changed",
-  "default-changed",
-  "deprecated-added",
-  "deprecated-removed",
-  "read-write-only-changed",
-  "schema-dialect-changed",
-  // No interoperable value changes (see bounds.ts and unions.ts).
-  "safe-integer-bound-changed",
-  "union-branch-change-absorbed",
+/**
+ * Rules that say nothing about which values are valid, or change only values no interoperable
+ * client can meet (see bounds.ts and unions.ts): they do not make two schemas differ in meaning.
+ */
+const DOCUMENTATION_RULES: ReadonlySet<string> = new Set([
+  ...diffRulesWith("annotation"),
+  ...diffRulesWith("no-interoperable-change"),
 ]);
 
 const ENGINE: Engine = { compare: compareBounded, equivalent: sameMeaning };

@@ -4,6 +4,7 @@
  * that a leaf value can be wrapped back up into a root instance (embed.ts).
  */
 import { isJsonObject, type Json, type JsonObject } from "../../contract/model.ts";
+import { diffRulesWith } from "../../rules/registry.ts";
 import { forEachSubschema } from "../subschemas.ts";
 import { arrayShape, declaredTypes } from "./instances.ts";
 import { refOf, resolveRef } from "./json.ts";
@@ -11,18 +12,7 @@ import { jsonType } from "./local-checks.ts";
 import { propertySchema, type Side, TYPE_NAMES, type TypeName } from "./merge.ts";
 
 /** Rules whose path names the changed schema node itself rather than node + "/" + keyword. */
-const NODE_RULES = new Set([
-  "null-removed",
-  "null-added",
-  "type-narrowed",
-  "type-widened",
-  "any-of-branch-removed",
-  "any-of-branch-added",
-  "property-removed",
-  "property-added",
-  "closed-object-property-removed",
-  "closed-object-property-added",
-]);
+const NODE_RULES = diffRulesWith("node-path");
 
 type Step =
   | { k: "prop"; name: string }

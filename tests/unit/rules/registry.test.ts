@@ -13,6 +13,7 @@ import {
   catalogOf,
   DIFF_RULES,
   diffRule,
+  diffRulesWith,
   findRule,
   LINT_RULES,
   RULES,
@@ -138,5 +139,34 @@ describe("the rule registry", () => {
     expect(suggestRuleIds("hidden-instruction", "lint")).toEqual(["hidden-instructions"]);
     expect(suggestRuleIds("tool-remove", "lint")).toEqual([]);
     expect(diffRule("tool-removed").input).toBe("breaking");
+  });
+});
+
+describe("rule traits live on the registry rows (issue #28)", () => {
+  test("each trait names the rules the code relies on, and only diff rules carry traits", () => {
+    const ids = (trait: Parameters<typeof diffRulesWith>[0]) => [...diffRulesWith(trait)].sort();
+    expect(ids("annotation")).toEqual([
+      "annotation-keyword-changed",
+      "default-changed",
+      "deprecated-added",
+      "deprecated-removed",
+      "description-changed",
+      "read-write-only-changed",
+      "schema-dialect-changed",
+    ]);
+    expect(ids("no-interoperable-change")).toEqual(["safe-integer-bound-changed", "union-branch-change-absorbed"]);
+    expect(ids("duplicate")).toEqual([
+      "prompt-duplicate-added",
+      "resource-duplicate-added",
+      "template-duplicate-added",
+      "tool-duplicate-added",
+    ]);
+    expect(ids("text")).toEqual(["description-changed", "instructions-changed"]);
+    expect(ids("node-path")).toContain("closed-object-property-added");
+    expect(ids("value-identified")).toContain("required-added-with-default");
+    // A trait is only for schema-engine facts where the code needs them: node paths and value ids are schema rules.
+    for (const id of [...ids("node-path"), ...ids("value-identified"), ...ids("annotation")]) {
+      expect({ id, group: findRule(id)?.group }).toEqual({ id, group: "schema" });
+    }
   });
 });
