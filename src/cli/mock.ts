@@ -1,6 +1,6 @@
 /** `mcp-contract mock`: the contract as a working MCP server. Loads src/mock only when run. */
 import { Command, Option } from "@commander-js/extra-typings";
-import { UsageError } from "../errors.ts";
+import { ExitCode, UsageError } from "../errors.ts";
 import { guardStandardStreams } from "./globals.ts";
 import { readLockfile } from "./lockfile.ts";
 import { FIXTURES_MAX_BYTES, readUserFile } from "./read-user-file.ts";
@@ -15,6 +15,20 @@ function integer(name: string, min: number, max: number) {
     }
     return n;
   };
+}
+
+/** --max-message-size: MiB, fractions allowed; the default (4) is DEFAULT_MAX_MESSAGE_BYTES in src/mock/limits.ts. */
+const DEFAULT_MAX_MESSAGE_MIB = 4;
+const MAX_MESSAGE_MIB_LIMIT = 1024;
+
+function mebibytes(value: string): number {
+  const n = Number(value);
+  if (value.trim() === "" || !Number.isFinite(n) || n <= 0 || n > MAX_MESSAGE_MIB_LIMIT) {
+    throw new UsageError(
+      `--max-message-size must be a number of MiB above 0 and at most ${MAX_MESSAGE_MIB_LIMIT}, not ${JSON.stringify(value)}.`,
+    );
+  }
+  return n;
 }
 
 export function mockCommand() {
@@ -39,6 +53,14 @@ export function mockCommand() {
     )
     .addOption(
       new Option("--page-size <n>", "items per list page").argParser(integer("--page-size", 1, 100_000)).default(100),
+    )
+    .addOption(
+      new Option(
+        "--max-message-size <MiB>",
+        "refuse a client message (stdio line, HTTP body) larger than this, with a JSON-RPC error (HTTP 413)",
+      )
+        .argParser(mebibytes)
+        .default(DEFAULT_MAX_MESSAGE_MIB),
     )
     .addHelpText(
       "after",
@@ -69,7 +91,7 @@ Examples:
             contract,
           )
         : undefined;
-      await mock.runMock({
+      const outcome = await mock.runMock({
         contract,
         http: options.http === true,
         host: options.host,
@@ -78,7 +100,12 @@ Examples:
         pageSize: options.pageSize,
         fixtures,
         record: options.record,
+        maxMessageBytes: Math.floor(options.maxMessageSize * 1024 * 1024),
         say: (text) => writeErr(`${text}\n`),
       });
+      // A recording that lost exchanges is an output that could not be written: exit 2, even
+      // when a signal stopped the HTTP mock (its usual end), or the loss would go unseen. The
+      // reason was said on stderr when it happened.
+      if (!outcome.recordingComplete) process.exitCode = ExitCode.usage;
     });
 }

@@ -15,11 +15,9 @@ import {
   fchmodSync,
   fchownSync,
   fsyncSync,
-  lstatSync,
   mkdirSync,
   openSync,
   readFileSync,
-  readlinkSync,
   realpathSync,
   renameSync,
   rmSync,
@@ -29,6 +27,7 @@ import {
 } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
 import { UsageError } from "../errors.ts";
+import { followDanglingLinks } from "../util/dangling-links.ts";
 
 /** Where bytes for `path` go: a regular file replaced by rename, or something written in place. */
 type Destination =
@@ -36,7 +35,6 @@ type Destination =
   | { kind: "in-place"; path: string; fifo: boolean }
   | { kind: "descriptor"; fd: number };
 
-const MAX_SYMLINKS = 40;
 /** How long an in-place write waits for a process to open a FIFO for reading. */
 const FIFO_READER_WAIT_MS = 10_000;
 
@@ -150,23 +148,7 @@ function resolveDestination(path: string, flag: string): Destination {
     return { kind: "in-place", path: absolute, fifo: stats.isFIFO() };
   }
   if (stats) return { kind: "file", target: realpathSync(absolute), existing: stats };
-  return { kind: "file", target: followDanglingLinks(absolute, path, flag) };
-}
-
-/** The path a write through a dangling symlink chain creates. */
-function followDanglingLinks(absolute: string, path: string, flag: string): string {
-  let current = absolute;
-  for (let hops = 0; hops <= MAX_SYMLINKS; hops++) {
-    let link: Stats;
-    try {
-      link = lstatSync(current);
-    } catch {
-      return current;
-    }
-    if (!link.isSymbolicLink()) return current;
-    current = resolve(dirname(current), readlinkSync(current));
-  }
-  throw new UsageError(`cannot write ${path} (${flag}): too many levels of symbolic links.`);
+  return { kind: "file", target: followDanglingLinks(absolute, `${path} (${flag})`) };
 }
 
 function writeInPlace(

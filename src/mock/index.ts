@@ -1,10 +1,12 @@
 /** `mcp-contract mock`: run the contract as an MCP server until stdin ends or a signal. */
-import { closeSync, openSync, writeSync } from "node:fs";
 import type { Contract } from "../contract/model.ts";
 import { UsageError } from "../errors.ts";
 import type { Fixtures } from "./fixtures.ts";
-import { type Exchange, MockServer } from "./server.ts";
-import { serveHttp, serveStdio } from "./transports.ts";
+import { DEFAULT_LIMITS } from "./limits.ts";
+import { type NodeHttpServing, serveNodeHttp } from "./node-http.ts";
+import { Recorder } from "./recorder.ts";
+import { MockServer } from "./server.ts";
+import { serveStdio } from "./transports.ts";
 
 export { parseFixtures } from "./fixtures.ts";
 
@@ -17,25 +19,26 @@ export interface RunMockOptions {
   pageSize: number;
   fixtures?: Fixtures;
   record?: string;
+  /** The largest message (stdio line, HTTP body) read, in bytes; default 4 MiB (limits.ts). */
+  maxMessageBytes?: number;
   /** Where the HTTP URL and notes go (stderr). */
   say: (text: string) => void;
 }
 
-export async function runMock(options: RunMockOptions): Promise<void> {
-  let recordFd: number | undefined;
-  if (options.record) {
-    try {
-      recordFd = openSync(options.record, "w");
-    } catch (error) {
-      throw new UsageError(`cannot write the recording ${options.record}: ${(error as Error).message}`);
-    }
-  }
-  const fd = recordFd;
+export interface MockOutcome {
+  /** False when --record could not write every exchange (said on stderr when it happened). */
+  recordingComplete: boolean;
+}
+
+export async function runMock(options: RunMockOptions): Promise<MockOutcome> {
+  const recorder = options.record
+    ? new Recorder(options.record, { say: options.say, stdoutIsProtocol: !options.http })
+    : undefined;
   const server = new MockServer(options.contract, {
     seed: options.seed,
     pageSize: options.pageSize,
     fixtures: options.fixtures,
-    onExchange: fd === undefined ? undefined : (exchange: Exchange) => writeSync(fd, `${JSON.stringify(exchange)}\n`),
+    onExchange: recorder && ((exchange) => recorder.record(exchange)),
   });
   // One line per tool the mock cannot answer (its calls get a tool error that says the same),
   // judged alongside serving: compiling thousands of schemas must not delay the first answer.
@@ -48,32 +51,34 @@ export async function runMock(options: RunMockOptions): Promise<void> {
     .catch(() => {
       // Only stderr can fail here (a closed pipe); the calls still answer with the same reasons.
     });
+  const limits = { ...DEFAULT_LIMITS, maxMessageBytes: options.maxMessageBytes ?? DEFAULT_LIMITS.maxMessageBytes };
   try {
     if (!options.http) {
-      await serveStdio(server);
-      return;
+      await serveStdio(server, limits.maxMessageBytes);
+    } else {
+      let serving: NodeHttpServing;
+      try {
+        serving = await serveNodeHttp(server, options.host, options.port, limits);
+      } catch (error) {
+        throw new UsageError(
+          `cannot listen on ${options.host}:${options.port}: ${(error as Error).message}. Pick another --port (0 picks a free one).`,
+        );
+      }
+      options.say(`mcp-contract mock: listening ${serving.url}`);
+      // Stopped by a signal: its documented exit code, 128 + n (130 for SIGINT, 143 for SIGTERM).
+      await new Promise<void>((stopped) => {
+        const stopOn = (code: number) => () => {
+          process.exitCode = code;
+          void serving.close().then(stopped);
+        };
+        process.once("SIGINT", stopOn(130));
+        process.once("SIGTERM", stopOn(143));
+      });
     }
-    let serving: ReturnType<typeof serveHttp>;
-    try {
-      serving = serveHttp(server, options.host, options.port);
-    } catch (error) {
-      throw new UsageError(
-        `cannot listen on ${options.host}:${options.port}: ${(error as Error).message}. Pick another --port (0 picks a free one).`,
-      );
-    }
-    options.say(`mcp-contract mock: listening ${serving.url}`);
-    // Stopped by a signal: its documented exit code, 128 + n (130 for SIGINT, 143 for SIGTERM).
-    const stopOn = (code: number) => () => {
-      process.exitCode = code;
-      serving.stop();
-    };
-    process.once("SIGINT", stopOn(130));
-    process.once("SIGTERM", stopOn(143));
-    await serving.closed;
   } finally {
     checking.abort();
-    if (fd !== undefined) closeSync(fd);
   }
+  return { recordingComplete: recorder ? await recorder.close() : true };
 }
 
 /** A reason can quote a pattern, and patterns may hold line breaks: escape them to keep one line. */

@@ -1,6 +1,11 @@
-/** The mock's transports: newline-delimited JSON-RPC on stdio, and Streamable HTTP at /mcp. */
+/**
+ * Answering the text of a message the same way on every transport, and the stdio transport
+ * (newline-delimited JSON-RPC). Streamable HTTP is in node-http.ts.
+ */
 import { META_KEYS } from "../connect/era.ts";
 import { isJsonObject, type Json, type JsonObject } from "../contract/model.ts";
+import { DEFAULT_MAX_MESSAGE_BYTES, tooLargeAnswer } from "./limits.ts";
+import { LineSplitter } from "./lines.ts";
 import { type Answer, type Connection, INVALID_REQUEST, type MockServer } from "./server.ts";
 
 const PARSE_ERROR = -32700;
@@ -159,95 +164,73 @@ function parseError(error: unknown): Outgoing {
   };
 }
 
-/** Serve stdio until stdin ends. */
-export function serveStdio(server: MockServer): Promise<void> {
+/** After stdin ends, how long the mock waits for the client to take more of its answers. */
+const STDOUT_WAIT_MS = 10_000;
+
+/**
+ * Serve stdio until stdin ends. A line longer than `maxMessageBytes` is answered with an error
+ * as soon as it passes the limit, and the next line is read as usual (lines.ts).
+ *
+ * Answers the client has not read wait in the runtime's stdout buffer; past its high-water mark
+ * stdin is paused and the next lines wait too, until the client reads ('drain'). Without this a
+ * client that sent requests and never read the answers grew the mock by 3.4 GB in 12 s.
+ */
+export function serveStdio(server: MockServer, maxMessageBytes = DEFAULT_MAX_MESSAGE_BYTES): Promise<void> {
+  const { stdin, stdout } = process;
   const connection: Connection = {};
+  let waiting = false;
+  /** The reader of stdout went away: answers have nowhere to go, requests are still read (and recorded). */
+  let gone = false;
   const write = (message: Outgoing | Outgoing[]) => {
-    process.stdout.write(`${serialize(message)}\n`);
+    if (gone || stdout.write(`${serialize(message)}\n`) || waiting) return;
+    waiting = true;
+    stdin.pause();
   };
+  // Each line stands alone: a bad one is answered with an error and the next is read.
+  const lines = new LineSplitter(
+    maxMessageBytes,
+    (line) => {
+      const { answer } = answerText(server, line, connection, write);
+      if (answer !== undefined) write(answer);
+    },
+    () => write(tooLargeAnswer(maxMessageBytes)),
+    () => waiting,
+  );
   return new Promise((resolve) => {
-    let buffer = "";
-    process.stdin.setEncoding("utf8");
-    process.stdin.on("data", (chunk: string) => {
-      buffer += chunk;
-      for (let at = buffer.indexOf("\n"); at !== -1; at = buffer.indexOf("\n")) {
-        const line = buffer.slice(0, at).replace(/\r$/, "");
-        buffer = buffer.slice(at + 1);
-        if (line.trim() === "") continue;
-        // Each line stands alone: a bad one is answered with an error and the next is read.
-        const { answer } = answerText(server, line, connection, write);
-        if (answer !== undefined) write(answer);
-      }
+    let ended = false;
+    let giveUp: ReturnType<typeof setTimeout> | undefined;
+    const done = () => {
+      clearTimeout(giveUp);
+      resolve();
+    };
+    // Once stdin has ended: done when every line is answered and taken, or when the client
+    // has taken nothing for STDOUT_WAIT_MS (a client that closed stdin but never reads).
+    const settle = () => {
+      if (!ended) return;
+      if ((gone || !waiting) && !lines.holding) return done();
+      clearTimeout(giveUp);
+      giveUp = setTimeout(done, STDOUT_WAIT_MS);
+    };
+    const carryOn = () => {
+      waiting = false;
+      lines.resume();
+      if (!waiting) stdin.resume();
+      settle();
+    };
+    stdout.on("drain", () => {
+      if (waiting) carryOn();
     });
-    process.stdin.on("end", () => resolve());
-    process.stdin.on("close", () => resolve());
-  });
-}
-
-export interface HttpServing {
-  url: string;
-  closed: Promise<void>;
-  stop(): void;
-}
-
-const JSON_HEADERS = { "content-type": "application/json" };
-
-/** Serve Streamable HTTP at /mcp on host:port (stateless: every POST stands alone). */
-export function serveHttp(server: MockServer, host: string, port: number): HttpServing {
-  let finish: () => void = () => {};
-  const closed = new Promise<void>((resolve) => {
-    finish = resolve;
-  });
-  const http = Bun.serve({
-    hostname: host,
-    port,
-    idleTimeout: 0,
-    // Bun's development mode answers a handler's exception with an HTML page of source paths
-    // and code; a client of the mock must only ever see JSON-RPC.
-    development: false,
-    error: (error) => new Response(serialize(internalError(null, error)), { status: 500, headers: JSON_HEADERS }),
-    fetch: async (request) => {
-      const url = new URL(request.url);
-      if (url.pathname !== "/mcp") return new Response("Not Found: the MCP endpoint is /mcp\n", { status: 404 });
-      if (request.method !== "POST") {
-        return new Response(null, { status: 405, headers: { allow: "POST" } });
-      }
-      let ack: Outgoing | undefined;
-      const { answer, parsed } = answerText(server, await request.text(), {}, (a) => {
-        ack = a;
-      });
-      if (ack !== undefined) return listenStream(ack, request.signal);
-      if (answer === undefined) return new Response(null, { status: 202 });
-      return new Response(serialize(answer), { status: parsed ? 200 : 400, headers: JSON_HEADERS });
-    },
-  });
-  return {
-    url: `http://${host.includes(":") ? `[${host}]` : host}:${http.port}/mcp`,
-    closed,
-    stop: () => {
-      void http.stop(true);
-      finish();
-    },
-  };
-}
-
-/** A subscriptions/listen stream: the acknowledgment, then open until the client goes. */
-function listenStream(ack: Outgoing, signal: AbortSignal): Response {
-  const encoder = new TextEncoder();
-  const stream = new ReadableStream({
-    start(controller) {
-      controller.enqueue(encoder.encode(`event: message\ndata: ${JSON.stringify(ack)}\n\n`));
-      signal.addEventListener("abort", () => {
-        try {
-          controller.close();
-        } catch {
-          // already closed
-        }
-      });
-    },
-  });
-  return new Response(stream, {
-    status: 200,
-    headers: { "content-type": "text/event-stream", "cache-control": "no-cache", connection: "keep-alive" },
+    stdout.on("error", () => {
+      gone = true;
+      carryOn();
+    });
+    stdin.on("data", (chunk: Buffer | string) => lines.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk)));
+    const onEnd = () => {
+      if (ended) return;
+      ended = true;
+      settle();
+    };
+    stdin.on("end", onEnd);
+    stdin.on("close", onEnd);
   });
 }

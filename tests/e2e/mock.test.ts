@@ -3,10 +3,22 @@
  * in both eras, SDK 1.x `Client` in the legacy one) over stdio and Streamable HTTP: capturing
  * the mock reproduces the contract byte for byte in each era, tools/call validates arguments
  * and answers with results that conform to the outputSchema, resources and prompts are
- * served, and --record writes every exchange. Runs the compiled binary when MCP_CONTRACT_BIN is set.
+ * served, and --record writes every exchange. Hostile clients (#27) get bounded input: messages
+ * over the size limit, lines that never end, slowloris and connection floods over real sockets;
+ * --record survives a full disk, FIFOs and symlinks. Runs the compiled binary when MCP_CONTRACT_BIN is set.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { readFileSync, writeFileSync } from "node:fs";
+import {
+  closeSync,
+  constants,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
+import { connect, type Socket } from "node:net";
 import { join } from "node:path";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
@@ -27,6 +39,7 @@ const contractOf: Record<EraName, string> = { legacy: join(dir, "legacy.json"), 
 
 interface Running {
   url: string;
+  pid: number;
   stderr: () => string;
   stop: () => Promise<number>;
 }
@@ -50,6 +63,7 @@ async function startMockHttp(...args: string[]): Promise<Running> {
   reader.releaseLock();
   return {
     url: (/listening (\S+)/.exec(text) as RegExpExecArray)[1] as string,
+    pid: proc.pid,
     stderr: () => text,
     stop: async () => {
       proc.kill("SIGTERM");
@@ -697,6 +711,573 @@ describe("generated results satisfy the outputSchema, or the tool is reported", 
       expect(lines).toEqual([
         'mcp-contract mock: tool "impossible" cannot be answered: its outputSchema is unsatisfiable: minLength 5 > maxLength 2 at outputSchema/properties/s',
       ]);
+    },
+    CASE_MS,
+  );
+});
+
+// Hostile clients (#27): what a client sends is bounded, and --record survives what its file does.
+
+const MIB = 1024 * 1024;
+
+/** A JSON-RPC answer as the tests read it. */
+interface RpcAnswer {
+  id?: unknown;
+  result?: Record<string, unknown>;
+  error?: { code: number; message: string };
+}
+
+/** The process's peak resident memory so far, in MiB (Linux's VmHWM); undefined elsewhere. */
+function peakRssMiB(pid: number): number | undefined {
+  try {
+    const match = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
+    return match ? Number(match[1]) / 1024 : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** `promise`, or `undefined` once `ms` have passed: a hostile case must never wait for CASE_MS. */
+function within<T>(promise: Promise<T>, ms: number): Promise<T | undefined> {
+  return Promise.race([promise, Bun.sleep(ms).then(() => undefined)]);
+}
+
+interface StdioMock {
+  pid: number;
+  send(data: string | Uint8Array): Promise<void>;
+  /** The answers so far, once there are `n` of them or `ms` have passed. */
+  answers(n: number, ms?: number): Promise<RpcAnswer[]>;
+  /** Close stdin and wait for the exit; killed (SIGKILL) after `ms`. */
+  finish(ms?: number): Promise<{ code: number; stderr: string; ms: number }>;
+}
+
+/** `mcp-contract mock` over stdio, driven line by line as a raw client would. */
+function startStdioMock(args: string[]): StdioMock {
+  const proc = Bun.spawn([...cliCommand(), "mock", ...args], { stdin: "pipe", stdout: "pipe", stderr: "pipe" });
+  let out = "";
+  let err = "";
+  const drain = async (stream: ReadableStream<Uint8Array>, add: (text: string) => void) => {
+    const decoder = new TextDecoder();
+    for await (const chunk of stream) add(decoder.decode(chunk, { stream: true }));
+  };
+  const drained = Promise.all([drain(proc.stdout, (t) => (out += t)), drain(proc.stderr, (t) => (err += t))]);
+  const parsed = () =>
+    out
+      .split("\n")
+      .slice(0, -1)
+      .map((line) => JSON.parse(line));
+  return {
+    pid: proc.pid,
+    send: async (data) => {
+      proc.stdin.write(data);
+      await proc.stdin.flush();
+    },
+    answers: async (n, ms = 10_000) => {
+      const deadline = Date.now() + ms;
+      while (parsed().length < n && Date.now() < deadline) await Bun.sleep(10);
+      return parsed();
+    },
+    finish: async (ms = 30_000) => {
+      const start = performance.now();
+      proc.stdin.end();
+      const killer = setTimeout(() => proc.kill("SIGKILL"), ms);
+      const code = await proc.exited;
+      clearTimeout(killer);
+      await drained;
+      return { code, stderr: err, ms: performance.now() - start };
+    },
+  };
+}
+
+interface RawClient {
+  socket: Socket;
+  received(): string;
+  isClosed(): boolean;
+  /** Resolves with the milliseconds from connecting to the close. */
+  closed: Promise<number>;
+  /** Write, waiting for the kernel to take it (false: the connection is gone). */
+  write(data: string): Promise<boolean>;
+}
+
+/** A raw TCP connection to the mock's HTTP port: what a hostile HTTP client sends, byte by byte. */
+function rawClient(url: string): Promise<RawClient> {
+  const { hostname, port } = new URL(url);
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(port), hostname);
+    const opened = performance.now();
+    let text = "";
+    let isClosed = false;
+    socket.on("data", (chunk) => {
+      text += chunk.toString("latin1");
+    });
+    const closed = new Promise<number>((done) =>
+      socket.on("close", () => {
+        isClosed = true;
+        done(performance.now() - opened);
+      }),
+    );
+    socket.once("error", (error) => {
+      if (!socket.connecting) return;
+      reject(error);
+    });
+    socket.on("error", () => {});
+    socket.once("connect", () =>
+      resolve({
+        socket,
+        received: () => text,
+        isClosed: () => isClosed,
+        closed,
+        write: (data) =>
+          new Promise((written) => {
+            if (isClosed || socket.destroyed) return written(false);
+            if (socket.write(data)) return written(true);
+            const settle = () => written(!isClosed);
+            socket.once("drain", settle);
+            socket.once("close", settle);
+          }),
+      }),
+    );
+  });
+}
+
+/** The JSON body of a raw HTTP answer. */
+function bodyOf(answer: string): RpcAnswer {
+  return JSON.parse(answer.slice(answer.indexOf("\r\n\r\n") + 4));
+}
+
+const postHead = (extra: string) =>
+  `POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n${extra}\r\n`;
+
+describe("hostile clients: what the mock reads is bounded", () => {
+  test(
+    "stdio: a message over the 4 MiB limit gets a JSON-RPC error and the next is answered; --max-message-size sets it",
+    async () => {
+      const mock = startStdioMock(["--contract", contractOf.legacy]);
+      const big = JSON.stringify({ jsonrpc: "2.0", id: 2, method: "ping", params: { pad: "x".repeat(5 * MIB) } });
+      await mock.send(`${ping(1)}\n${big}\n${ping(3)}\n`);
+      const answers = await mock.answers(3);
+      expect((await mock.finish()).code).toBe(0);
+      expect(answers).toMatchObject([
+        { id: 1, result: {} },
+        { id: null, error: { code: -32600 } },
+        { id: 3, result: {} },
+      ]);
+      expect(answers[1]?.error?.message).toContain("4 MiB");
+
+      const smaller = startStdioMock(["--contract", contractOf.legacy, "--max-message-size", "1"]);
+      const twoMiB = JSON.stringify({ jsonrpc: "2.0", id: 5, method: "ping", params: { pad: "x".repeat(2 * MIB) } });
+      const halfMiB = JSON.stringify({ jsonrpc: "2.0", id: 6, method: "ping", params: { pad: "x".repeat(MIB / 2) } });
+      await smaller.send(`${twoMiB}\n${halfMiB}\n`);
+      const refused = await smaller.answers(2);
+      expect((await smaller.finish()).code).toBe(0);
+      expect(refused).toMatchObject([
+        { id: null, error: { code: -32600 } },
+        { id: 6, result: {} },
+      ]);
+      expect(refused[0]?.error?.message).toContain("1 MiB");
+    },
+    CASE_MS,
+  );
+
+  test(
+    "stdio: a line that never ends is refused as it passes the limit, without the memory to hold it",
+    async () => {
+      const mock = startStdioMock(["--contract", contractOf.legacy]);
+      await mock.send(`${ping(1)}\n`);
+      await mock.answers(1);
+      const baseline = peakRssMiB(mock.pid);
+      const started = performance.now();
+      const chunk = new Uint8Array(MIB).fill(0x61);
+      for (let sent = 0; sent < 64; sent++) await mock.send(chunk);
+      // The refusal comes while the line is still open: the mock does not wait for its end.
+      const refused = await mock.answers(2, 5_000);
+      const peak = peakRssMiB(mock.pid);
+      await mock.send(`aaaa\n${ping(3)}\n`);
+      const answers = await mock.answers(3);
+      const seconds = (performance.now() - started) / 1000;
+      expect((await mock.finish()).code).toBe(0);
+      console.log(
+        `64 MiB line without a newline: refused in ${seconds.toFixed(1)} s; peak RSS ${baseline} → ${peak} MiB`,
+      );
+      expect(refused).toHaveLength(2);
+      expect(answers).toMatchObject([{ id: 1 }, { id: null, error: { code: -32600 } }, { id: 3, result: {} }]);
+      if (baseline !== undefined && peak !== undefined) expect(peak - baseline).toBeLessThan(32);
+      expect(seconds).toBeLessThan(15);
+    },
+    CASE_MS,
+  );
+
+  test(
+    "stdio: a client that never reads its answers is not read either, and the mock's memory stays flat",
+    async () => {
+      // The mock's stdout is a FIFO whose only reader (this process) never reads.
+      const fifo = mkfifo(join(dir, "unread-stdout.fifo"));
+      const readEnd = openSync(fifo, constants.O_RDWR);
+      const proc = Bun.spawn([...cliCommand(), "mock", "--contract", contractOf.legacy], {
+        stdin: "pipe",
+        stdout: readEnd,
+        stderr: "ignore",
+      });
+      try {
+        // Small requests with large answers, for 5 s, or until the mock stops taking them.
+        const block = `${JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" })}\n`.repeat(10_000);
+        const started = Date.now();
+        let sent = 0;
+        while (Date.now() - started < 5_000) {
+          const taken = await within(
+            (async () => {
+              proc.stdin.write(block);
+              await proc.stdin.flush();
+              return true;
+            })(),
+            1_000,
+          );
+          if (!taken) break;
+          sent += block.length;
+        }
+        await Bun.sleep(Math.max(0, 5_000 - (Date.now() - started)));
+        const peak = peakRssMiB(proc.pid);
+        console.log(`unread answers: ${(sent / MIB).toFixed(1)} MiB of requests taken in 5 s; peak RSS ${peak} MiB`);
+        if (peak !== undefined) expect(peak).toBeLessThan(250);
+        expect(sent).toBeLessThan(16 * MIB);
+      } finally {
+        proc.kill("SIGKILL");
+        await proc.exited;
+        closeSync(readEnd);
+      }
+    },
+    CASE_MS,
+  );
+
+  test(
+    "HTTP: a body over the limit is a 413 with a JSON-RPC error, declared or chunked, and the connection goes on",
+    async () => {
+      const mock = await startMockHttp("--contract", contractOf.legacy);
+      const answers = (client: RawClient) => client.received().match(/^HTTP\/1\.1 \d+/gm) ?? [];
+      const until = async (done: () => boolean, ms: number) => {
+        const deadline = Date.now() + ms;
+        while (!done() && Date.now() < deadline) await Bun.sleep(10);
+        return done();
+      };
+      const pingRequest = (id: number) => `${postHead(`Content-Length: ${ping(id).length}\r\n`)}${ping(id)}`;
+      try {
+        // Declared too large: answered at once, before the body is sent.
+        const declared = await rawClient(mock.url);
+        await declared.write(postHead(`Content-Length: ${5 * MIB}\r\n`));
+        expect(await until(() => answers(declared).length === 1, 5_000)).toBe(true);
+        expect(declared.received()).toMatch(/^HTTP\/1\.1 413 /);
+        expect(bodyOf(declared.received())).toMatchObject({ id: null, error: { code: -32600 } });
+        expect(bodyOf(declared.received()).error?.message).toContain("4 MiB");
+        // The body is let go as it comes; then the same connection serves the next request.
+        await declared.write("x".repeat(5 * MIB));
+        await declared.write(pingRequest(4));
+        expect(await until(() => declared.received().includes('"id":4'), 5_000)).toBe(true);
+
+        // Chunked, growing without end: refused once it passes the limit, while still sending.
+        const baseline = peakRssMiB(mock.pid);
+        const chunked = await rawClient(mock.url);
+        await chunked.write(postHead("Transfer-Encoding: chunked\r\n"));
+        const piece = `${MIB.toString(16)}\r\n${"a".repeat(MIB)}\r\n`;
+        let sent = 0;
+        while (sent < 256 && answers(chunked).length === 0 && (await chunked.write(piece))) sent++;
+        await until(() => answers(chunked).length === 1, 5_000);
+        const peak = peakRssMiB(mock.pid);
+        console.log(`chunked body: 413 after ${sent} MiB sent; peak RSS ${baseline} → ${peak} MiB`);
+        expect(chunked.received()).toMatch(/^HTTP\/1\.1 413 /);
+        expect(sent).toBeLessThan(64);
+        if (baseline !== undefined && peak !== undefined) expect(peak - baseline).toBeLessThan(48);
+        await chunked.write(`0\r\n\r\n${pingRequest(5)}`);
+        expect(await until(() => chunked.received().includes('"id":5'), 5_000)).toBe(true);
+
+        const next = await fetch(mock.url, {
+          method: "POST",
+          body: ping(6),
+          headers: { "content-type": "application/json" },
+        });
+        expect(await next.json()).toMatchObject({ id: 6, result: {} });
+      } finally {
+        await mock.stop();
+      }
+    },
+    CASE_MS,
+  );
+
+  test(
+    "HTTP: at most 64 connections at once; once they go, the mock serves again",
+    async () => {
+      const mock = await startMockHttp("--contract", contractOf.legacy);
+      try {
+        const clients = await Promise.all(
+          Array.from({ length: 300 }, () => rawClient(mock.url).catch(() => undefined)),
+        );
+        await Bun.sleep(1_000);
+        const open = clients.filter((c) => c !== undefined && !c.isClosed()).length;
+        console.log(`300 connections: ${open} held open; peak RSS ${peakRssMiB(mock.pid)} MiB`);
+        expect(open).toBeGreaterThan(0);
+        expect(open).toBeLessThanOrEqual(64);
+        for (const client of clients) client?.socket.destroy();
+        await Bun.sleep(300);
+        const next = await fetch(mock.url, {
+          method: "POST",
+          body: ping(7),
+          headers: { "content-type": "application/json" },
+        });
+        expect(await next.json()).toMatchObject({ id: 7, result: {} });
+      } finally {
+        await mock.stop();
+      }
+    },
+    CASE_MS,
+  );
+
+  test.concurrent(
+    "HTTP: silent, idle and trickling connections are closed within 30 s; others are served meanwhile",
+    async () => {
+      const mock = await startMockHttp("--contract", contractOf.legacy);
+      try {
+        const silent = await rawClient(mock.url);
+        const headers = await rawClient(mock.url);
+        await headers.write("POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Pad: ");
+        const body = await rawClient(mock.url);
+        await body.write(postHead("Content-Length: 100000\r\n"));
+        const idle = await rawClient(mock.url);
+        await idle.write(`${postHead(`Content-Length: ${ping(1).length}\r\n`)}${ping(1)}`);
+        const trickle = setInterval(() => {
+          for (const slow of [headers, body]) if (!slow.isClosed()) slow.socket.write("a");
+        }, 1_000);
+        try {
+          await Bun.sleep(2_000);
+          const served = await fetch(mock.url, {
+            method: "POST",
+            body: ping(2),
+            headers: { "content-type": "application/json" },
+          });
+          expect(await served.json()).toMatchObject({ id: 2, result: {} });
+          const closedAfter = await Promise.all([silent, headers, body, idle].map((c) => within(c.closed, 36_000)));
+          console.log(
+            `closed after (ms): silent, headers, body, idle = ${closedAfter.map((ms) => ms?.toFixed(0) ?? "still open")}`,
+          );
+          for (const ms of closedAfter) {
+            expect(ms).toBeDefined();
+            expect(ms as number).toBeLessThan(34_000);
+          }
+          expect(idle.received()).toContain('"id":1');
+        } finally {
+          clearInterval(trickle);
+          for (const c of [silent, headers, body, idle]) c.socket.destroy();
+        }
+      } finally {
+        await mock.stop();
+      }
+    },
+    CASE_MS,
+  );
+});
+
+const INIT = JSON.stringify({
+  jsonrpc: "2.0",
+  id: 0,
+  method: "initialize",
+  params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "t", version: "1" } },
+});
+/** A tool call of about 1 KB, so that a few dozen fill a pipe or a tiny disk. */
+const callLine = (id: number) =>
+  JSON.stringify({
+    jsonrpc: "2.0",
+    id,
+    method: "tools/call",
+    params: { name: "set_alert", arguments: { city: "x".repeat(1000), aboveC: id } },
+  });
+
+/** A stdio session of `calls` tool calls with --record FILE: the answers, how fast they came, the exit. */
+async function recordedSession(record: string, calls: number, exitWithinMs = 30_000) {
+  const mock = startStdioMock(["--contract", contractOf.legacy, "--record", record]);
+  const started = performance.now();
+  await mock.send(`${[INIT, ...Array.from({ length: calls }, (_, i) => callLine(i + 1))].join("\n")}\n`);
+  const answers = await mock.answers(calls + 1, 10_000);
+  const answeredMs = performance.now() - started;
+  return { answers, answeredMs, ...(await mock.finish(exitWithinMs)) };
+}
+
+/** Every request got its real answer: no internal error, no tool error. */
+function expectAllAnswered(answers: RpcAnswer[], calls: number): void {
+  expect(answers).toHaveLength(calls + 1);
+  expect(answers.filter((a) => a.error !== undefined || a.result?.isError)).toEqual([]);
+}
+
+/** One stderr line says the recording failed, naming the file and the cause. */
+function expectOneRecordingFailure(stderr: string, file: string, cause: RegExp): void {
+  const lines = stderr.split("\n").filter((line) => /record/i.test(line));
+  expect(lines).toHaveLength(1);
+  expect(lines[0]).toContain(file);
+  expect(lines[0]).toMatch(cause);
+  expectNoTrace(stderr);
+}
+
+/** The number of lines of a recording, each of them whole JSON ending in a newline. */
+function wholeLines(text: string): number {
+  if (text === "") return 0;
+  expect(text.endsWith("\n")).toBe(true);
+  const lines = text.slice(0, -1).split("\n");
+  for (const line of lines) expect(() => JSON.parse(line)).not.toThrow();
+  return lines.length;
+}
+
+function mkfifo(path: string): string {
+  expect(Bun.spawnSync(["mkfifo", path]).exitCode).toBe(0);
+  return path;
+}
+
+/** A real full disk needs a tmpfs mount, so root on Linux; elsewhere that case is skipped. */
+const canMount = (() => {
+  if (process.platform !== "linux" || process.getuid?.() !== 0) return false;
+  const probe = join(dir, "mount-probe");
+  mkdirSync(probe);
+  if (Bun.spawnSync(["mount", "-t", "tmpfs", "-o", "size=64k", "tmpfs", probe]).exitCode !== 0) return false;
+  return Bun.spawnSync(["umount", probe]).exitCode === 0;
+})();
+
+describe("--record survives its file: the mock answers on, says so once, and exits 2", () => {
+  test.skipIf(!canMount)(
+    "a full disk (a 64 KiB tmpfs): every call answered, the recording a whole-line prefix",
+    async () => {
+      const mount = join(dir, "full-disk");
+      mkdirSync(mount);
+      expect(Bun.spawnSync(["mount", "-t", "tmpfs", "-o", "size=64k", "tmpfs", mount]).exitCode).toBe(0);
+      try {
+        const record = join(mount, "calls.jsonl");
+        const session = await recordedSession(record, 150);
+        expectAllAnswered(session.answers, 150);
+        expectOneRecordingFailure(session.stderr, record, /no space left/i);
+        const recorded = wholeLines(readFileSync(record, "utf8"));
+        console.log(`full disk: ${recorded} of 151 exchanges recorded, exit ${session.code}`);
+        expect(recorded).toBeGreaterThan(0);
+        expect(recorded).toBeLessThan(151);
+        expect(session.code).toBe(2);
+      } finally {
+        Bun.spawnSync(["umount", mount]);
+      }
+    },
+    CASE_MS,
+  );
+
+  test(
+    "a symlink to /dev/full: followed, written in place, and every write fails",
+    async () => {
+      const link = join(dir, "to-dev-full.jsonl");
+      symlinkSync("/dev/full", link);
+      const session = await recordedSession(link, 5);
+      expectAllAnswered(session.answers, 5);
+      expectOneRecordingFailure(session.stderr, link, /no space left/i);
+      expect(session.code).toBe(2);
+    },
+    CASE_MS,
+  );
+
+  test(
+    "over HTTP: answers go on, and a SIGTERM exits 2 instead of 143 when the recording lost exchanges",
+    async () => {
+      const post = (url: string) =>
+        fetch(url, { method: "POST", body: callLine(1), headers: { "content-type": "application/json" } });
+      const failing = await startMockHttp("--contract", contractOf.legacy, "--record", "/dev/full");
+      let answer: RpcAnswer;
+      try {
+        answer = (await (await post(failing.url)).json()) as RpcAnswer;
+      } finally {
+        expect(await failing.stop()).toBe(2);
+      }
+      expect(answer.error).toBeUndefined();
+      expect(answer.result?.isError).toBeFalsy();
+      const fine = await startMockHttp("--contract", contractOf.legacy, "--record", join(dir, "http-calls.jsonl"));
+      try {
+        await post(fine.url);
+      } finally {
+        expect(await fine.stop()).toBe(143);
+      }
+      expect(wholeLines(readFileSync(join(dir, "http-calls.jsonl"), "utf8"))).toBe(1);
+    },
+    CASE_MS,
+  );
+
+  test.concurrent(
+    "a FIFO nobody opens for reading: answered at once, and the mock does not hang",
+    async () => {
+      const fifo = mkfifo(join(dir, "nobody.fifo"));
+      const session = await recordedSession(fifo, 5, 20_000);
+      console.log(
+        `FIFO without a reader: answered in ${session.answeredMs.toFixed(0)} ms, exit ${session.code} ${session.ms.toFixed(0)} ms after stdin closed`,
+      );
+      expectAllAnswered(session.answers, 5);
+      expect(session.answeredMs).toBeLessThan(3_000);
+      expectOneRecordingFailure(session.stderr, fifo, /no process opened it for reading/);
+      expect(session.code).toBe(2);
+    },
+    CASE_MS,
+  );
+
+  test.concurrent(
+    "a FIFO whose reader never reads: answers go on while the pipe is full",
+    async () => {
+      const fifo = mkfifo(join(dir, "stuck.fifo"));
+      // Holds the FIFO open for reading and reads nothing.
+      const reader = Bun.spawn(["sh", "-c", 'exec 3<"$0"; sleep 60', fifo], { stdin: "ignore" });
+      try {
+        await Bun.sleep(200);
+        const session = await recordedSession(fifo, 150, 20_000);
+        console.log(`FIFO never read: answered in ${session.answeredMs.toFixed(0)} ms, exit ${session.code}`);
+        expectAllAnswered(session.answers, 150);
+        expect(session.answeredMs).toBeLessThan(5_000);
+        expectOneRecordingFailure(session.stderr, fifo, /stopped reading/);
+        expect(session.code).toBe(2);
+      } finally {
+        reader.kill("SIGKILL");
+      }
+    },
+    CASE_MS,
+  );
+
+  test(
+    "--record naming the stdio mock's own stdout is exit 2 before serving: it would corrupt the answers",
+    async () => {
+      const result = await runCli(["mock", "--contract", contractOf.legacy, "--record", "/dev/stdout"]);
+      expect(result.code).toBe(2);
+      expect(result.stdout).toBe("");
+      expect(result.stderr).toContain("it is the mock's stdout");
+      const size = await runCli(["mock", "--contract", contractOf.legacy, "--max-message-size", "0"]);
+      expect(size.code).toBe(2);
+      expect(size.stderr).toContain("--max-message-size");
+    },
+    CASE_MS,
+  );
+
+  test(
+    "a symlink to a file and a dangling one are followed, the links kept; a FIFO with a reader gets every line",
+    async () => {
+      const target = join(dir, "real-calls.jsonl");
+      writeFileSync(target, "an old recording\n");
+      const link = join(dir, "link-calls.jsonl");
+      symlinkSync(target, link);
+      const viaLink = await recordedSession(link, 3);
+      expectAllAnswered(viaLink.answers, 3);
+      expect(viaLink.code).toBe(0);
+      expect(lstatSync(link).isSymbolicLink()).toBe(true);
+      expect(wholeLines(readFileSync(target, "utf8"))).toBe(4);
+
+      const dangling = join(dir, "dangling-calls.jsonl");
+      const created = join(dir, "not-yet", "calls.jsonl");
+      symlinkSync(created, dangling);
+      const viaDangling = await recordedSession(dangling, 3);
+      expectAllAnswered(viaDangling.answers, 3);
+      expect(viaDangling.code).toBe(0);
+      expect(lstatSync(dangling).isSymbolicLink()).toBe(true);
+      expect(wholeLines(readFileSync(created, "utf8"))).toBe(4);
+
+      const fifo = mkfifo(join(dir, "read.fifo"));
+      const reader = Bun.spawn(["cat", fifo], { stdout: "pipe" });
+      const viaFifo = await recordedSession(fifo, 100);
+      expectAllAnswered(viaFifo.answers, 100);
+      expect(viaFifo.code).toBe(0);
+      expect(wholeLines(await new Response(reader.stdout).text())).toBe(101);
     },
     CASE_MS,
   );

@@ -1,7 +1,7 @@
 /**
  * Malformed and deeply nested JSON-RPC gets a JSON-RPC error answer, in process: through
- * answerMessage (what the stdio and Bun.serve transports call) and through the node:http
- * transport of the programmatic API. One bad message never costs the answers to the others.
+ * answerMessage (what the stdio transport calls) and through the node:http transport (the CLI's
+ * --http and the programmatic API). One bad message never costs the answers to the others.
  * tests/e2e/mock.test.ts sends the same to a real `mcp-contract mock` over stdio and HTTP.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
