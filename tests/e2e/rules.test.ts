@@ -6,8 +6,15 @@
 import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import type { Rule } from "../../src/rules/model.ts";
 import { diffRule, LINT_RULES, lintRule, DIFF_RULES as RULES } from "../../src/rules/registry.ts";
 import { expectCleanFailure, ROOT, runCli } from "./e2e-helpers.ts";
+
+/** A rule as `rules --format json` publishes it: every field but the engine's traits. */
+function published(rule: Rule): Record<string, unknown> {
+  const { traits: _traits, ...fields } = rule as Rule & { traits?: unknown };
+  return fields;
+}
 
 describe("rules", () => {
   /** The rows of one aligned table: the lines after its header, up to a blank line. */
@@ -100,7 +107,7 @@ describe("rules", () => {
       'Reported by `mcp-contract lint`; change its level or turn it off in the policy file (`"rules": {"hidden-instructions": "warning"}`) or with `--disable hidden-instructions`.',
     );
     expect(json.code).toBe(0);
-    expect(JSON.parse(json.stdout)).toEqual({ ...rule });
+    expect(JSON.parse(json.stdout)).toEqual(published(rule));
     expect(Object.keys(JSON.parse(json.stdout))[0]).toBe("catalog");
     expect(markdown.code).toBe(0);
     expect(markdown.stdout).toContain("### hidden-instructions");
@@ -166,13 +173,13 @@ describe("rules", () => {
     ]);
     expect(all.code).toBe(0);
     const parsed = JSON.parse(all.stdout) as Record<string, unknown>[];
-    const expected = [...RULES.map((rule) => ({ ...rule })), ...LINT_RULES.map((rule) => ({ ...rule }))];
+    const expected = [...RULES.map(published), ...LINT_RULES.map(published)];
     expect(parsed).toEqual(expected);
     expect(new Set(parsed.map((r) => r.id)).size).toBe(parsed.length);
     for (const entry of parsed) expect(Object.keys(entry)[0]).toBe("catalog");
     expect(all.stdout).not.toContain('"check"');
     expect(one.code).toBe(0);
-    expect(JSON.parse(one.stdout)).toEqual({ ...diffRule("enum-value-added") });
+    expect(JSON.parse(one.stdout)).toEqual(published(diffRule("enum-value-added")));
     expect(JSON.parse(one.stdout)).toMatchObject({ id: "enum-value-added", input: "minor", output: "breaking" });
     expect(lintOnly.code).toBe(0);
     expect(JSON.parse(lintOnly.stdout)).toEqual(expected.filter((r) => r.catalog === "lint"));
