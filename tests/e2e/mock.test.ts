@@ -752,8 +752,9 @@ interface StdioMock {
 }
 
 /** `mcp-contract mock` over stdio, driven line by line as a raw client would. */
-function startStdioMock(args: string[]): StdioMock {
-  const proc = Bun.spawn([...cliCommand(), "mock", ...args], { stdin: "pipe", stdout: "pipe", stderr: "pipe" });
+/** `wrap` runs the mock inside another command (a private mount namespace). */
+function startStdioMock(args: string[], wrap = (argv: string[]) => argv): StdioMock {
+  const proc = Bun.spawn(wrap([...cliCommand(), "mock", ...args]), { stdin: "pipe", stdout: "pipe", stderr: "pipe" });
   let out = "";
   let err = "";
   const drain = async (stream: ReadableStream<Uint8Array>, add: (text: string) => void) => {
@@ -1090,8 +1091,13 @@ const callLine = (id: number) =>
   });
 
 /** A stdio session of `calls` tool calls with --record FILE: the answers, how fast they came, the exit. */
-async function recordedSession(record: string, calls: number, exitWithinMs = 30_000) {
-  const mock = startStdioMock(["--contract", contractOf.legacy, "--record", record]);
+async function recordedSession(
+  record: string,
+  calls: number,
+  exitWithinMs = 30_000,
+  wrap?: (argv: string[]) => string[],
+) {
+  const mock = startStdioMock(["--contract", contractOf.legacy, "--record", record], wrap);
   const started = performance.now();
   await mock.send(`${[INIT, ...Array.from({ length: calls }, (_, i) => callLine(i + 1))].join("\n")}\n`);
   const answers = await mock.answers(calls + 1, 10_000);
@@ -1128,35 +1134,39 @@ function mkfifo(path: string): string {
   return path;
 }
 
-/** A real full disk needs a tmpfs mount, so root on Linux; elsewhere that case is skipped. */
-const canMount = (() => {
-  if (process.platform !== "linux" || process.getuid?.() !== 0) return false;
-  const probe = join(dir, "mount-probe");
-  mkdirSync(probe);
-  if (Bun.spawnSync(["mount", "-t", "tmpfs", "-o", "size=64k", "tmpfs", probe]).exitCode !== 0) return false;
-  return Bun.spawnSync(["umount", probe]).exitCode === 0;
-})();
+/**
+ * A real full disk: a tmpfs mounted in a private mount namespace (`unshare -rm`: no root needed,
+ * and nothing stays mounted if the test dies). Where user namespaces are off, that case is skipped.
+ */
+const canUnshare = process.platform === "linux" && Bun.spawnSync(["unshare", "-rm", "true"]).exitCode === 0;
+
+/**
+ * Runs argv in a new mount namespace with a 64 KiB tmpfs on `mount`; once it ends, the recording is
+ * copied out to `copy` (the mount goes with the namespace) and argv's exit code is passed on.
+ */
+function onFullDisk(mount: string, copy: string) {
+  const script =
+    'm=$0; c=$1; shift; mount -t tmpfs -o size=64k tmpfs "$m" || exit 99; "$@"; code=$?; cp "$m/calls.jsonl" "$c"; exit $code';
+  return (argv: string[]) => ["unshare", "-rm", "sh", "-c", script, mount, copy, ...argv];
+}
 
 describe("--record survives its file: the mock answers on, says so once, and exits 2", () => {
-  test.skipIf(!canMount)(
-    "a full disk (a 64 KiB tmpfs): every call answered, the recording a whole-line prefix",
+  test.skipIf(!canUnshare)(
+    "a full disk (a 64 KiB tmpfs in a private mount namespace): every call answered, the recording a whole-line prefix",
     async () => {
       const mount = join(dir, "full-disk");
       mkdirSync(mount);
-      expect(Bun.spawnSync(["mount", "-t", "tmpfs", "-o", "size=64k", "tmpfs", mount]).exitCode).toBe(0);
-      try {
-        const record = join(mount, "calls.jsonl");
-        const session = await recordedSession(record, 150);
-        expectAllAnswered(session.answers, 150);
-        expectOneRecordingFailure(session.stderr, record, /no space left/i);
-        const recorded = wholeLines(readFileSync(record, "utf8"));
-        console.log(`full disk: ${recorded} of 151 exchanges recorded, exit ${session.code}`);
-        expect(recorded).toBeGreaterThan(0);
-        expect(recorded).toBeLessThan(151);
-        expect(session.code).toBe(2);
-      } finally {
-        Bun.spawnSync(["umount", mount]);
-      }
+      const record = join(mount, "calls.jsonl");
+      const copy = join(dir, "full-disk-recording.jsonl");
+      const session = await recordedSession(record, 150, 30_000, onFullDisk(mount, copy));
+      expectAllAnswered(session.answers, 150);
+      expectOneRecordingFailure(session.stderr, record, /no space left/i);
+      const recorded = wholeLines(readFileSync(copy, "utf8"));
+      console.log(`full disk: ${recorded} of 151 exchanges recorded, exit ${session.code}`);
+      expect(recorded).toBeGreaterThan(0);
+      expect(recorded).toBeLessThan(151);
+      expect(session.stderr).toContain(`first ${recorded} exchanges`);
+      expect(session.code).toBe(2);
     },
     CASE_MS,
   );
