@@ -12,19 +12,13 @@ import { DEFAULT_LIMITS, type InputLimits, tooLargeAnswer } from "../../../src/m
 import { LineSplitter } from "../../../src/mock/lines.ts";
 import { type NodeHttpServing, serveNodeHttp } from "../../../src/mock/node-http.ts";
 import { MockServer } from "../../../src/mock/server.ts";
+import { mockContract } from "./contract.ts";
 
-const contract: Contract = {
-  lockfileVersion: 1,
-  server: { name: "s", version: "1" },
-  protocolVersion: "2025-06-18",
+const contract: Contract = mockContract({
   // Captured with --era legacy: the mock serves both eras, so subscriptions/listen too.
   capture: { clientCapabilities: [], era: "legacy" },
-  capabilities: { tools: {} },
   tools: [{ name: "echo", inputSchema: { type: "object" } }],
-  resources: [],
-  resourceTemplates: [],
-  prompts: [],
-};
+});
 
 describe("LineSplitter", () => {
   const split = (max: number) => {

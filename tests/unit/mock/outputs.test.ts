@@ -9,6 +9,7 @@ import Ajv2020 from "ajv/dist/2020";
 import type { Contract, Json, JsonObject } from "../../../src/contract/model.ts";
 import { parseFixtures } from "../../../src/mock/fixtures.ts";
 import { MockServer } from "../../../src/mock/server.ts";
+import { mockContract } from "./contract.ts";
 
 const OUTPUTS: Record<string, JsonObject> = {
   lookaheads: {
@@ -36,21 +37,13 @@ const OUTPUTS: Record<string, JsonObject> = {
   rootCrossed: { type: "string", minLength: 5, maxLength: 2 } as JsonObject,
 };
 
-const contract: Contract = {
-  lockfileVersion: 1,
-  server: { name: "s", version: "1" },
-  protocolVersion: "2025-06-18",
-  capabilities: { tools: {} },
-  capture: { clientCapabilities: [] },
+const contract: Contract = mockContract({
   tools: Object.entries(OUTPUTS).map(([name, outputSchema]) => ({
     name,
     inputSchema: { type: "object", properties: { q: { type: "string" } } },
     outputSchema,
   })),
-  resources: [],
-  resourceTemplates: [],
-  prompts: [],
-};
+});
 
 /** An independent judge: ajv on the host's RegExp (these patterns are harmless). */
 const ajv = new Ajv2020({ strict: false });

@@ -10,6 +10,7 @@ import type { Contract } from "../../../src/contract/model.ts";
 import { UsageError } from "../../../src/errors.ts";
 import { parseFixtures } from "../../../src/mock/fixtures.ts";
 import { validatorOf } from "../../../src/mock/validate.ts";
+import { mockContract } from "./contract.ts";
 
 describe("several patterns in one schema", () => {
   const schema = {
@@ -40,12 +41,7 @@ describe("several patterns in one schema", () => {
 });
 
 describe("fixture outputs are checked against each property's own pattern", () => {
-  const contract: Contract = {
-    lockfileVersion: 1,
-    server: { name: "s", version: "1" },
-    protocolVersion: "2025-06-18",
-    capabilities: { tools: {} },
-    capture: { clientCapabilities: [] },
+  const contract: Contract = mockContract({
     tools: [
       {
         name: "tag",
@@ -57,10 +53,7 @@ describe("fixture outputs are checked against each property's own pattern", () =
         },
       },
     ],
-    resources: [],
-    resourceTemplates: [],
-    prompts: [],
-  };
+  });
   const parse = (structuredContent: unknown) =>
     parseFixtures(JSON.stringify({ tools: { tag: { structuredContent } } }), "f.json", contract);
   test("a value only the other property's pattern accepts is refused", () => {

@@ -9,18 +9,9 @@ import type { Contract } from "../../../src/contract/model.ts";
 import { type NodeHttpServing, serveNodeHttp } from "../../../src/mock/node-http.ts";
 import { MockServer } from "../../../src/mock/server.ts";
 import { answerMessage } from "../../../src/mock/transports.ts";
+import { mockContract } from "./contract.ts";
 
-const contract: Contract = {
-  lockfileVersion: 1,
-  server: { name: "s", version: "1" },
-  protocolVersion: "2025-06-18",
-  capabilities: { tools: {} },
-  capture: { clientCapabilities: [] },
-  tools: [{ name: "echo", inputSchema: { type: "object" } }],
-  resources: [],
-  resourceTemplates: [],
-  prompts: [],
-};
+const contract: Contract = mockContract({ tools: [{ name: "echo", inputSchema: { type: "object" } }] });
 
 const deepArray = (depth: number): unknown => JSON.parse(`${"[".repeat(depth)}${"]".repeat(depth)}`);
 const deepObject = (depth: number): unknown => JSON.parse(`${'{"a":'.repeat(depth)}1${"}".repeat(depth)}`);

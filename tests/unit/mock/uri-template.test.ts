@@ -9,20 +9,14 @@ import type { Contract } from "../../../src/contract/model.ts";
 import { UsageError } from "../../../src/errors.ts";
 import { parseFixtures } from "../../../src/mock/fixtures.ts";
 import { MockServer } from "../../../src/mock/server.ts";
+import { mockContract } from "./contract.ts";
 
 const SIXTEEN = `x://${Array.from({ length: 16 }, (_, i) => `{v${i}}`).join("")}`;
 
-const contract: Contract = {
-  lockfileVersion: 1,
-  server: { name: "s", version: "1" },
-  protocolVersion: "2025-06-18",
+const contract: Contract = mockContract({
   capabilities: { resources: {} },
-  capture: { clientCapabilities: [] },
-  tools: [],
-  resources: [],
   resourceTemplates: [{ uriTemplate: SIXTEEN, name: "sixteen" }],
-  prompts: [],
-};
+});
 
 describe("a 16-expression template against a 5,000-character URI", () => {
   const server = new MockServer(contract, { seed: 1, pageSize: 10 });
