@@ -52,22 +52,7 @@ describe("a server that echoes an --env value in every encoding (stdio)", () => 
     expect(toStdout.code).toBe(0);
     expectMaskedSurface(toStdout.stdout);
 
-    const lint = await runCli(["lint", "--verbose", "--format", `json=${join(dir, "lint.json")}`, ...target, "stdio"]);
-    expect(lint.code).toBeLessThan(2);
-    const check = await runCli([
-      "check",
-      "--verbose",
-      "--baseline",
-      lockfile,
-      "--format",
-      `json=${join(dir, "check.json")}`,
-      "--format",
-      "text",
-      ...target,
-      "stdio",
-    ]);
-    // The masked surface is stable: the same server checks clean against its lockfile.
-    expect([check.code, check.stdout]).toEqual([0, expect.stringContaining("no changes")]);
+    const { lint, check } = await lintAndCheck(dir, lockfile, [...target, "stdio"]);
     expect((JSON.parse(readFileSync(join(dir, "check.json"), "utf8")) as { changes: unknown[] }).changes).toEqual([]);
 
     expectNoLeak(
@@ -126,20 +111,7 @@ describe("a server that echoes a --header value in every encoding (Streamable HT
     expect(snapshot.stderr).toContain("warning: the server sent back a secret mcp-contract gave it");
     expectMaskedSurface(readFileSync(lockfile, "utf8"));
 
-    const lint = await runCli(["lint", "--verbose", "--format", `json=${join(dir, "lint.json")}`, ...target]);
-    expect(lint.code).toBeLessThan(2);
-    const check = await runCli([
-      "check",
-      "--verbose",
-      "--baseline",
-      lockfile,
-      "--format",
-      `json=${join(dir, "check.json")}`,
-      "--format",
-      "text",
-      ...target,
-    ]);
-    expect([check.code, check.stdout]).toEqual([0, expect.stringContaining("no changes")]);
+    const { lint, check } = await lintAndCheck(dir, lockfile, target);
 
     expectNoLeak(
       HEADER_SECRET,
@@ -172,3 +144,25 @@ describe("a server that echoes a --header value in every encoding (Streamable HT
     expectNoLeak(HEADER_SECRET, { stdout: result.stdout, stderr: result.stderr }, dir);
   });
 });
+
+/**
+ * lint and check --verbose against the same server with JSON reports in `dir`; the masked
+ * surface is stable, so the server checks clean against the lockfile it was snapshotted to.
+ */
+async function lintAndCheck(dir: string, lockfile: string, target: string[]) {
+  const lint = await runCli(["lint", "--verbose", "--format", `json=${join(dir, "lint.json")}`, ...target]);
+  expect(lint.code).toBeLessThan(2);
+  const check = await runCli([
+    "check",
+    "--verbose",
+    "--baseline",
+    lockfile,
+    "--format",
+    `json=${join(dir, "check.json")}`,
+    "--format",
+    "text",
+    ...target,
+  ]);
+  expect([check.code, check.stdout]).toEqual([0, expect.stringContaining("no changes")]);
+  return { lint, check };
+}
