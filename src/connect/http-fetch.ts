@@ -6,6 +6,7 @@
  * SDK would otherwise leave to time out.
  */
 import { ServerError } from "../errors.ts";
+import { formatMiB } from "../util/text.ts";
 
 /** The default limit for one HTTP answer or SSE event: 64 MiB, raised with --max-response-size. */
 export const DEFAULT_MAX_RESPONSE_BYTES = 64 * 1024 * 1024;
@@ -104,12 +105,6 @@ function answersRequest(text: string, id: unknown): boolean {
   } catch {
     return false;
   }
-}
-
-/** A size as the flag takes it: `64 MiB`, `0.5 MiB`. */
-export function formatMiB(bytes: number): string {
-  const mib = bytes / (1024 * 1024);
-  return Number.isInteger(mib) ? `${mib} MiB` : `${Number(mib.toFixed(3))} MiB`;
 }
 
 const RAISE =

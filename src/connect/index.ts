@@ -4,6 +4,7 @@
  */
 import { statSync } from "node:fs";
 import { errorMessage, ServerError, UsageError } from "../errors.ts";
+import { formatMiB } from "../util/text.ts";
 import {
   classifyProbe,
   describeRpcError,
@@ -16,14 +17,7 @@ import {
   supportedVersionsOf,
 } from "./era.ts";
 import { explainHttpFailure } from "./http-errors.ts";
-import {
-  boundedFetch,
-  cleanFetchMessage,
-  DEFAULT_MAX_RESPONSE_BYTES,
-  formatMiB,
-  modernFetch,
-  networkCode,
-} from "./http-fetch.ts";
+import { boundedFetch, cleanFetchMessage, DEFAULT_MAX_RESPONSE_BYTES, modernFetch, networkCode } from "./http-fetch.ts";
 import { ExitedBeforeAnswering, negotiate, PROBE_GRACE_MS } from "./negotiate.ts";
 import type { Session, SessionOptions } from "./session.ts";
 import { ChildProcessTransport } from "./stdio-transport.ts";

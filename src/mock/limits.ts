@@ -6,6 +6,7 @@
  * these figures; change them together.
  */
 import type { JsonObject } from "../contract/model.ts";
+import { formatMiB } from "../util/text.ts";
 import { INVALID_REQUEST } from "./server.ts";
 
 const MIB = 1024 * 1024;
@@ -43,12 +44,6 @@ export const DEFAULT_LIMITS: InputLimits = {
   maxConnections: MAX_HTTP_CONNECTIONS,
   requestTimeoutMs: HTTP_REQUEST_TIMEOUT_MS,
 };
-
-/** A size as the flag takes it: `4 MiB`, `0.5 MiB`. */
-export function formatMiB(bytes: number): string {
-  const mib = bytes / MIB;
-  return Number.isInteger(mib) ? `${mib} MiB` : `${Number(mib.toFixed(3))} MiB`;
-}
 
 /**
  * The answer to a message over the limit. Its id is null: the id may sit anywhere in the

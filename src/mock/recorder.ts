@@ -32,7 +32,7 @@ import {
 import { dirname, resolve } from "node:path";
 import { UsageError } from "../errors.ts";
 import { followDanglingLinks } from "../util/dangling-links.ts";
-import { formatMiB } from "./limits.ts";
+import { formatMiB } from "../util/text.ts";
 import type { Exchange } from "./server.ts";
 
 /** How long a pipe's reader may take nothing (or a FIFO have no reader) before the recording fails; output-file.ts waits as long. */

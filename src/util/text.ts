@@ -55,3 +55,9 @@ export function suggest(word: string, candidates: readonly string[], max = 3): s
     .slice(0, max)
     .map(({ c }) => c);
 }
+
+/** A byte count as the size flags take it (--max-response-size, --max-message-size): `64 MiB`, `0.5 MiB`. */
+export function formatMiB(bytes: number): string {
+  const mib = bytes / (1024 * 1024);
+  return Number.isInteger(mib) ? `${mib} MiB` : `${Number(mib.toFixed(3))} MiB`;
+}
