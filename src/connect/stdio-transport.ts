@@ -8,6 +8,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import spawn from "cross-spawn";
+import { LineSplitter } from "../util/lines.ts";
 
 const STDERR_TAIL_LINES = 20;
 /** The default limit for one stdout line (one message): 64 MiB, raised with --max-response-size. */
@@ -60,11 +61,8 @@ export class ChildProcessTransport implements Transport {
   onData?: () => void;
 
   private child: ChildProcess | undefined;
-  /** The pieces of the stdout line still waiting for its newline, and their total size. */
-  private stdoutPieces: Buffer[] = [];
-  private stdoutPending = 0;
-  /** Skipping the rest of an oversized line, up to its newline. */
-  private discarding = false;
+  /** Stdout split into lines in linear time; a line over the limit is skipped. */
+  private readonly stdoutLines: LineSplitter;
   private oversized = false;
   private stderrLines: string[] = [];
   private stderrPartial = "";
@@ -78,6 +76,15 @@ export class ChildProcessTransport implements Transport {
     maxLineBytes = DEFAULT_MAX_LINE_BYTES,
   ) {
     this.maxLineBytes = maxLineBytes;
+    this.stdoutLines = new LineSplitter(
+      maxLineBytes,
+      (line) => this.readLine(line),
+      (start) => {
+        // Reported once: a server that writes one huge line usually writes more.
+        if (!this.oversized) this.onOversize?.(this.maxLineBytes, start);
+        this.oversized = true;
+      },
+    );
   }
 
   /** The last lines the server wrote to stderr, for error messages. */
@@ -134,49 +141,9 @@ export class ChildProcessTransport implements Transport {
     });
   }
 
-  /**
-   * Split stdout into lines in linear time: only the new chunk is searched for a newline,
-   * and a line is joined once, when it is complete. A line over the limit is skipped.
-   */
   private readStdout(chunk: Buffer): void {
     this.onData?.();
-    let start = 0;
-    for (let newline = chunk.indexOf(10); newline !== -1; newline = chunk.indexOf(10, start)) {
-      const piece = chunk.subarray(start, newline);
-      start = newline + 1;
-      if (this.discarding) {
-        this.discarding = false;
-        continue;
-      }
-      if (!this.fits(piece)) continue;
-      let line = this.stdoutPending ? Buffer.concat([...this.stdoutPieces, piece]) : piece;
-      this.stdoutPieces = [];
-      this.stdoutPending = 0;
-      if (line[line.length - 1] === 13) line = line.subarray(0, -1);
-      const text = line.toString("utf8");
-      if (/\S/.test(text)) this.readLine(text);
-    }
-    const rest = chunk.subarray(start);
-    if (rest.length === 0 || this.discarding) return;
-    if (!this.fits(rest)) {
-      this.discarding = true; // until the newline that ends this line
-      return;
-    }
-    this.stdoutPieces.push(rest);
-    this.stdoutPending += rest.length;
-  }
-
-  /** Whether the line being read stays within the limit with `piece`; reports it once if not. */
-  private fits(piece: Buffer): boolean {
-    if (this.stdoutPending + piece.length <= this.maxLineBytes) return true;
-    const start = Buffer.concat([...this.stdoutPieces, piece].slice(0, 2))
-      .subarray(0, 120)
-      .toString("utf8");
-    this.stdoutPieces = [];
-    this.stdoutPending = 0;
-    if (!this.oversized) this.onOversize?.(this.maxLineBytes, start);
-    this.oversized = true;
-    return false;
+    this.stdoutLines.push(chunk);
   }
 
   private readLine(line: string): void {

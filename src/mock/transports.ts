@@ -4,8 +4,8 @@
  */
 import { META_KEYS } from "../connect/era.ts";
 import { isJsonObject, type Json, type JsonObject } from "../contract/model.ts";
+import { LineSplitter } from "../util/lines.ts";
 import { DEFAULT_MAX_MESSAGE_BYTES, tooLargeAnswer } from "./limits.ts";
-import { LineSplitter } from "./lines.ts";
 import { type Answer, type Connection, INVALID_REQUEST, type MockServer } from "./server.ts";
 
 const PARSE_ERROR = -32700;
@@ -169,7 +169,7 @@ const STDOUT_WAIT_MS = 10_000;
 
 /**
  * Serve stdio until stdin ends. A line longer than `maxMessageBytes` is answered with an error
- * as soon as it passes the limit, and the next line is read as usual (lines.ts).
+ * as soon as it passes the limit, and the next line is read as usual (src/util/lines.ts).
  *
  * Answers the client has not read wait in the runtime's stdout buffer; past its high-water mark
  * stdin is paused and the next lines wait too, until the client reads ('drain'). Without this a

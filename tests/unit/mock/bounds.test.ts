@@ -9,9 +9,9 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { connect, type Socket } from "node:net";
 import type { Contract } from "../../../src/contract/model.ts";
 import { DEFAULT_LIMITS, type InputLimits, tooLargeAnswer } from "../../../src/mock/limits.ts";
-import { LineSplitter } from "../../../src/mock/lines.ts";
 import { type NodeHttpServing, serveNodeHttp } from "../../../src/mock/node-http.ts";
 import { MockServer } from "../../../src/mock/server.ts";
+import { LineSplitter } from "../../../src/util/lines.ts";
 import { mockContract } from "./contract.ts";
 
 const contract: Contract = mockContract({

@@ -1,9 +1,11 @@
 /**
- * Splitting stdin into lines (one JSON-RPC message each) with a bound on what is held.
+ * Splitting a stream into lines (one stdio JSON-RPC message each) with a bound on what is held:
+ * the mock's stdin (src/mock/transports.ts) and a server's stdout during a capture
+ * (src/connect/stdio-transport.ts) are read alike. Pure: chunks in, lines out.
  *
  * A line is refused as soon as its unparsed bytes pass the limit, not when its newline finally
- * comes: a client that writes a gigabyte without a newline (or never ends its line) costs the
- * mock one refusal and at most the limit in memory, and the rest of that line is dropped as it
+ * comes: a peer that writes a gigabyte without a newline (or never ends its line) costs one
+ * refusal and at most the limit in memory, and the rest of that line is dropped as it
  * arrives. Only the new chunk is searched for a newline, so a long line costs linear time (the
  * string buffer this replaces searched from its start on every chunk: 52 s for 256 MiB).
  *
@@ -11,6 +13,9 @@
  * they came in until resume(): one 64 KiB chunk of small requests can ask for gigabytes of
  * answers, so the caller pauses stdin and this stops between lines, not between chunks.
  */
+/** How much of a refused line onTooLong is given. */
+const START_BYTES = 120;
+
 export class LineSplitter {
   /** The current line's bytes so far; a chunk's tail is kept as a view, not copied. */
   private pending: Buffer[] = [];
@@ -23,7 +28,8 @@ export class LineSplitter {
   constructor(
     private readonly maxBytes: number,
     private readonly onLine: (line: string) => void,
-    private readonly onTooLong: () => void,
+    /** A line passed the limit (once per line); `start` is its first bytes, for a message. */
+    private readonly onTooLong: (start: string) => void,
     private readonly mustWait: () => boolean = () => false,
   ) {}
 
@@ -71,10 +77,13 @@ export class LineSplitter {
   private take(piece: Buffer): void {
     if (this.skipping || piece.length === 0) return;
     if (this.pendingBytes + piece.length > this.maxBytes) {
+      const start = Buffer.concat([...this.pending, piece].slice(0, 2))
+        .subarray(0, START_BYTES)
+        .toString("utf8");
       this.pending = [];
       this.pendingBytes = 0;
       this.skipping = true;
-      this.onTooLong();
+      this.onTooLong(start);
       return;
     }
     this.pending.push(piece);
