@@ -27,7 +27,7 @@ import {
 } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
 import { UsageError } from "../errors.ts";
-import { followDanglingLinks } from "../util/dangling-links.ts";
+import { descriptorOf, followDanglingLinks } from "../util/write-paths.ts";
 
 /** Where bytes for `path` go: a regular file replaced by rename, or something written in place. */
 type Destination =
@@ -114,18 +114,9 @@ export function writeFileAtomic(path: string, content: string, mode = 0o644): bo
   return true;
 }
 
-/** /dev/stdout, /dev/fd/N, /proc/self/fd/N: an open descriptor of ours, written directly (opening it anew fails for sockets). */
-function descriptorOf(absolute: string): number | undefined {
-  const named = { "/dev/stdout": 1, "/dev/stderr": 2 }[absolute];
-  if (named !== undefined) return named;
-  const match = /^\/(?:dev|proc\/self|proc\/(\d+))\/fd\/(\d+)$/.exec(absolute);
-  if (!match || (match[1] !== undefined && Number(match[1]) !== process.pid)) return undefined;
-  return Number(match[2]);
-}
-
 function resolveDestination(path: string, flag: string): Destination {
   const absolute = resolve(path);
-  const fd = process.platform === "win32" ? undefined : descriptorOf(absolute);
+  const fd = descriptorOf(absolute);
   if (fd !== undefined) return { kind: "descriptor", fd };
   let stats: Stats | undefined;
   try {

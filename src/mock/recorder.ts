@@ -31,8 +31,8 @@ import {
 } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { UsageError } from "../errors.ts";
-import { followDanglingLinks } from "../util/dangling-links.ts";
 import { formatMiB } from "../util/text.ts";
+import { descriptorOf, followDanglingLinks } from "../util/write-paths.ts";
 import type { Exchange } from "./server.ts";
 
 /** How long a pipe's reader may take nothing (or a FIFO have no reader) before the recording fails; output-file.ts waits as long. */
@@ -285,13 +285,4 @@ function why(error: unknown): string {
 
 function sameFile(a: Stats, b: Stats): boolean {
   return a.dev === b.dev && a.ino === b.ino;
-}
-
-/** /dev/stdout, /dev/stderr, /dev/fd/N, /proc/self/fd/N: a descriptor of ours. */
-function descriptorOf(absolute: string): number | undefined {
-  if (process.platform === "win32") return undefined;
-  const named = { "/dev/stdout": 1, "/dev/stderr": 2 }[absolute];
-  if (named !== undefined) return named;
-  const match = /^\/(?:dev|proc\/self)\/fd\/(\d+)$/.exec(absolute);
-  return match ? Number(match[1]) : undefined;
 }
