@@ -13,6 +13,9 @@ import {
   isJsonObject,
   type JsonObject,
   LOCKFILE_VERSION,
+  offersSkills,
+  SKILLS_LIST,
+  type Skill,
   SURFACE_LISTS,
   type SurfaceList,
 } from "../contract/model.ts";
@@ -93,6 +96,9 @@ export async function captureSurface(
     clearChanged(session, list);
     surface[list.key] = await drain(session, list);
   }
+  // The Skills extension (SEP-2640): skills are resources, so their changes come as resources/list_changed.
+  const skillsOffered = offersSkills(capabilities);
+  let skills = skillsOffered ? await drain(session, SKILLS_LIST) : undefined;
   for (let round = 1; ; round++) {
     const stale = lists.filter((list) => session.changedLists.has(list.capability));
     if (stale.length === 0) break;
@@ -103,6 +109,9 @@ export async function captureSurface(
     }
     for (const list of stale) clearChanged(session, list);
     for (const list of stale) surface[list.key] = await drain(session, list);
+    if (skillsOffered && stale.some((list) => list.capability === "resources")) {
+      skills = await drain(session, SKILLS_LIST);
+    }
   }
   // A fault that arrived with the last answer (a second answer to it) still fails the capture.
   await session.assertHealthy();
@@ -123,6 +132,7 @@ export async function captureSurface(
     prompts: items("prompts") as Contract["prompts"],
   };
   if (facts.instructions !== undefined) contract.instructions = facts.instructions;
+  if (skills !== undefined) contract.skills = skills.map(withoutMessageMeta) as Skill[];
   return assertCapturedSurface(contract, options.fieldTypes ?? true);
 }
 
@@ -144,7 +154,7 @@ function clearChanged(session: CaptureSession, list: SurfaceList): void {
 }
 
 /** Follow nextCursor until the list ends, refusing cursors that would loop forever. */
-async function drain(session: CaptureSession, list: SurfaceList): Promise<JsonObject[]> {
+async function drain(session: CaptureSession, list: SurfaceList | typeof SKILLS_LIST): Promise<JsonObject[]> {
   const items: JsonObject[] = [];
   const seenCursors = new Set<string>();
   let cursor: string | undefined;

@@ -2,7 +2,7 @@
  * Canonical form of a Contract: the same surface always serializes to the same bytes,
  * whatever order the server sent keys or items in. Pure; no I/O.
  */
-import { type Contract, isJsonObject, type Json, type JsonObject, SURFACE_LISTS } from "./model.ts";
+import { type Contract, isJsonObject, type Json, type JsonObject, SKILLS_LIST, SURFACE_LISTS } from "./model.ts";
 
 const TOP_LEVEL_ORDER = [
   "lockfileVersion",
@@ -15,6 +15,7 @@ const TOP_LEVEL_ORDER = [
   "resources",
   "resourceTemplates",
   "prompts",
+  "skills",
 ];
 const CAPTURE_ORDER = ["clientCapabilities", "era", "supportedVersions", "env", "headers", "scopes"];
 /** The item's identity, then the human-facing fields, first in every item; the rest alphabetically. */
@@ -64,9 +65,34 @@ export function stableStringify(value: Json): string {
   return JSON.stringify(canonicalValue(value, false));
 }
 
-function sortItems(items: JsonObject[], id: string): JsonObject[] {
+/**
+ * A skill: its URI, frontmatter (name and description first) and file manifest first. The
+ * manifest is the set of the skill's files, sorted by URI, so that a server listing them in
+ * another order writes the same lockfile.
+ */
+function canonicalSkill(skill: JsonObject): JsonObject {
+  const out = canonicalValue(skill, false, SKILL_ORDER) as JsonObject;
+  if (isJsonObject(skill.frontmatter)) out.frontmatter = canonicalValue(skill.frontmatter, false, FRONTMATTER_ORDER);
+  if (Array.isArray(skill.resources)) {
+    const files = skill.resources.map((file) => {
+      const canonical = canonicalValue(file, false, SKILL_FILE_ORDER);
+      const uri = isJsonObject(file) && typeof file.uri === "string" ? file.uri : "";
+      return { canonical, uri, text: JSON.stringify(canonical) };
+    });
+    files.sort((a, b) => compareStrings(a.uri, b.uri) || compareStrings(a.text, b.text));
+    out.resources = files.map((f) => f.canonical);
+  }
+  return out;
+}
+const SKILL_ORDER = ["uri", "frontmatter", "resources"];
+const FRONTMATTER_ORDER = ["name", "description"];
+const SKILL_FILE_ORDER = ["uri", "digest", "size"];
+
+function sortItems(items: JsonObject[], id: string, skills = false): JsonObject[] {
   const keyed = items.map((item) => {
-    const canonical = canonicalValue(item, false, [id, ...ITEM_ORDER.filter((k) => k !== id)]) as JsonObject;
+    const canonical = skills
+      ? canonicalSkill(item)
+      : (canonicalValue(item, false, [id, ...ITEM_ORDER.filter((k) => k !== id)]) as JsonObject);
     const identity = item[id];
     return { canonical, identity: typeof identity === "string" ? identity : "", text: JSON.stringify(canonical) };
   });
@@ -83,6 +109,8 @@ export function canonicalContract(contract: Contract): Contract {
     if (value === undefined) continue;
     if (list) {
       out[key] = sortItems(value as JsonObject[], list.id);
+    } else if (key === SKILLS_LIST.key && Array.isArray(value)) {
+      out[key] = sortItems(value as JsonObject[], SKILLS_LIST.id, true);
     } else if (key === "capture") {
       // clientCapabilities is a set; supportedVersions keeps the server's order of preference.
       const capture = contract.capture as unknown as JsonObject;

@@ -21,6 +21,14 @@ export interface ResourceTemplate extends JsonObject {
 export interface Prompt extends JsonObject {
   name: string;
 }
+/**
+ * A skill of the Skills extension (SEP-2640), as skills/list sends it: the `uri` of its
+ * SKILL.md, its `frontmatter` verbatim (name, description, license, …), and `resources`: every
+ * file with its `digest` ("sha256:" + hex of the raw bytes) and `size`, or "dynamic".
+ */
+export interface Skill extends JsonObject {
+  uri: string;
+}
 
 /**
  * The two protocol eras. Legacy revisions (2025-11-25 and earlier) open a session with the
@@ -55,6 +63,8 @@ export interface Contract {
   resources: Resource[];
   resourceTemplates: ResourceTemplate[];
   prompts: Prompt[];
+  /** Only when the server offers the Skills extension, so lockfiles of other servers read as before. */
+  skills?: Skill[];
 }
 
 /**
@@ -111,6 +121,16 @@ export const SURFACE_LISTS = [
   { key: "prompts", id: "name", method: "prompts/list", capability: "prompts" },
 ] as const;
 export type SurfaceList = (typeof SURFACE_LISTS)[number];
+
+/** The Skills extension's key in `capabilities.extensions`, and its list (outside SURFACE_LISTS: optional in a lockfile). */
+export const SKILLS_EXTENSION = "io.modelcontextprotocol/skills";
+export const SKILLS_LIST = { key: "skills", id: "uri", method: "skills/list", capability: "extensions" } as const;
+
+/** Whether the server advertises the Skills extension. */
+export function offersSkills(capabilities: JsonObject): boolean {
+  const extensions = capabilities.extensions;
+  return isJsonObject(extensions) && extensions[SKILLS_EXTENSION] !== undefined;
+}
 export type SurfaceKey = SurfaceList["key"];
 
 export function isJsonObject(value: unknown): value is JsonObject {

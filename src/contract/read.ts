@@ -127,6 +127,8 @@ export function parseContract(
   for (const list of SURFACE_LISTS) {
     if (!Array.isArray(data[list.key])) throw problem(`$.${list.key}`, "expected an array");
   }
+  // Written only for servers that offer the Skills extension.
+  if (data.skills !== undefined && !Array.isArray(data.skills)) throw problem("$.skills", "expected an array");
   // Every item's fields, nesting depth and numbers: the same check a capture passes.
   // Tools shared with the lockfile read before passed these checks at the same depth there;
   // the others were checked as they were parsed. Any that did not pass are checked here, in order.

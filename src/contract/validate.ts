@@ -16,7 +16,7 @@
  * - Items with the same identity are kept, all of them: nothing here merges or drops items.
  */
 import { ServerError } from "../errors.ts";
-import { type Contract, isJsonObject, type Json, SURFACE_LISTS, type SurfaceList } from "./model.ts";
+import { type Contract, isJsonObject, type Json, SKILLS_LIST, SURFACE_LISTS, type SurfaceList } from "./model.ts";
 
 /**
  * The deepest nesting of objects and arrays a contract may hold, counted from the top of the
@@ -33,8 +33,8 @@ export interface ContractProblem {
   path: string;
   /** "expected a string, found a number", "nested deeper than 256 levels", … */
   what: string;
-  /** The list the problem is in, when it is in one of the four. */
-  list?: SurfaceList;
+  /** The list the problem is in, when it is in one of the four (or the skills). */
+  list?: { method: string };
   /** The item it is in ('tool "search"'), when that item has a string identity. */
   item?: string;
 }
@@ -288,8 +288,13 @@ export function findContractProblem(
       if (problem) return problem;
     }
   }
+  if (fields && source.skills !== undefined) {
+    const problem = skillsProblem(source.skills);
+    if (problem) return problem;
+  }
   if (contractSound(source, limit, passed)) return undefined;
   const problem = findValueProblem(contract, limit);
+  if (problem && /^\$\.skills\[/.test(problem.path)) problem.list = SKILLS_LIST;
   if (problem) {
     // Name the item the value is in, as the field checks do.
     const match = /^\$\.(\w+)\[(\d+)\]/.exec(problem.path);
@@ -353,6 +358,71 @@ function contractSound(
     for (let i = 0; i < child.length; i++) if (!passed(i) && !isSound(child[i], 3, limit)) return false;
   }
   return true;
+}
+
+/**
+ * The first wrong field of the skills (SEP-2640) the engine reads: each skill's `uri`, its
+ * `frontmatter` (an object; `name` and `description` strings when present) and `resources`
+ * ("dynamic", or files each with a string `uri`, and a string `digest` and a number `size`
+ * when present). Anything else of a skill is kept verbatim.
+ */
+function skillsProblem(skills: Json): ContractProblem | undefined {
+  const at = (what: string, ...segments: Segment[]): ContractProblem => ({
+    path: formatJsonPath(["skills", ...segments]),
+    what,
+    list: SKILLS_LIST,
+  });
+  if (!Array.isArray(skills)) return at(`expected an array of skills, found ${describeFound(skills)}`);
+  for (let i = 0; i < skills.length; i++) {
+    const skill = skills[i] as Json;
+    if (!isJsonObject(skill)) return at(`expected a skill object, found ${describeFound(skill)}`, i);
+    const named = (p: ContractProblem) =>
+      typeof skill.uri === "string" ? { ...p, item: `skill ${JSON.stringify(skill.uri)}` } : p;
+    if (typeof skill.uri !== "string") {
+      return at(
+        `expected a string (the URI of its SKILL.md), found ${skill.uri === undefined ? "nothing" : describeFound(skill.uri)}`,
+        i,
+        "uri",
+      );
+    }
+    const front = skill.frontmatter;
+    if (!isJsonObject(front)) {
+      return named(
+        at(
+          `expected the frontmatter object, found ${front === undefined ? "nothing" : describeFound(front)}`,
+          i,
+          "frontmatter",
+        ),
+      );
+    }
+    for (const key of ["name", "description"]) {
+      if (front[key] !== undefined && typeof front[key] !== "string") {
+        return named(at(`expected a string, found ${describeFound(front[key])}`, i, "frontmatter", key));
+      }
+    }
+    const files = skill.resources;
+    if (files === "dynamic") continue;
+    if (!Array.isArray(files)) {
+      const found = files === undefined ? "nothing" : describeFound(files);
+      return named(at(`expected an array of files or "dynamic", found ${found}`, i, "resources"));
+    }
+    for (let j = 0; j < files.length; j++) {
+      const file = files[j] as Json;
+      if (!isJsonObject(file))
+        return named(at(`expected a file object, found ${describeFound(file)}`, i, "resources", j));
+      if (typeof file.uri !== "string") {
+        const found = file.uri === undefined ? "nothing" : describeFound(file.uri);
+        return named(at(`expected a string, found ${found}`, i, "resources", j, "uri"));
+      }
+      if (file.digest !== undefined && typeof file.digest !== "string") {
+        return named(at(`expected a string, found ${describeFound(file.digest)}`, i, "resources", j, "digest"));
+      }
+      if (file.size !== undefined && typeof file.size !== "number") {
+        return named(at(`expected a number, found ${describeFound(file.size)}`, i, "resources", j, "size"));
+      }
+    }
+  }
+  return undefined;
 }
 
 /** "at $.tools[3].inputSchema (tool "search"), expected …": a problem as one clause. */
