@@ -17,6 +17,12 @@ export interface RecordedCall {
   params: JsonObject;
   /** The answer the consumer received, when the file recorded it (`mock --record`). */
   result?: JsonObject;
+  /** The error the consumer received instead (replay only: `check --calls` leaves such calls out). */
+  error?: JsonObject;
+  /** The protocol era the exchange was recorded in, when the file says. */
+  era?: string;
+  /** Where the call is in its file: the line (JSON lines) or the entry (a JSON array), from 1. */
+  line?: number;
 }
 
 export interface ConsumerCalls {
@@ -30,11 +36,15 @@ const CALL_METHODS = new Set(["tools/call", "prompts/get", "resources/read"]);
 /**
  * A calls file: the JSON lines `mock --record` writes, or a JSON array of `{method, params}`.
  * Notifications, requests that were refused with an error, and methods other than tools/call,
- * prompts/get and resources/read are not calls a change can break.
+ * prompts/get and resources/read are not calls a change can break. With `replay`, refused calls
+ * are kept with their error, and each call says its era and line.
  */
-export function parseCalls(text: string, path: string): RecordedCall[] {
+export function parseCalls(text: string, path: string, options: { replay?: boolean } = {}): RecordedCall[] {
   const trimmed = text.trim();
   let entries: unknown[];
+  // Entry index -> line in the file, for JSON lines.
+  const lines = new Map<number, number>();
+  let counted = 0;
   if (trimmed.startsWith("[")) {
     try {
       entries = JSON.parse(trimmed) as unknown[];
@@ -42,15 +52,18 @@ export function parseCalls(text: string, path: string): RecordedCall[] {
       throw new UsageError(`--calls ${path} is not valid JSON: ${(error as Error).message}`);
     }
   } else {
+    // Numbered as in the file (a leading blank line is line 1), not as trimmed.
+    const skipped = text.slice(0, text.length - text.trimStart().length).split("\n").length - 1;
     entries = trimmed
       .split("\n")
       .map((line, i) => {
         if (line.trim() === "") return undefined;
+        lines.set(counted++, skipped + i + 1);
         try {
           return JSON.parse(line) as unknown;
         } catch (error) {
           throw new UsageError(
-            `--calls ${path}, line ${i + 1}, is not valid JSON (${(error as Error).message}); give the JSON lines \`mcp-contract mock --record\` writes, or a JSON array of {"method", "params"}.`,
+            `--calls ${path}, line ${skipped + i + 1}, is not valid JSON (${(error as Error).message}); give the JSON lines \`mcp-contract mock --record\` writes, or a JSON array of {"method", "params"}.`,
           );
         }
       })
@@ -61,9 +74,16 @@ export function parseCalls(text: string, path: string): RecordedCall[] {
     if (!isJsonObject(entry) || typeof entry.method !== "string") {
       throw new UsageError(`--calls ${path}: entry ${i + 1} is not an object with a string "method".`);
     }
-    if (entry.notification === true || entry.error !== undefined || !CALL_METHODS.has(entry.method)) return;
+    if (entry.notification === true || !CALL_METHODS.has(entry.method)) return;
+    if (entry.error !== undefined && !(options.replay && isJsonObject(entry.error))) return;
     const call: RecordedCall = { method: entry.method, params: isJsonObject(entry.params) ? entry.params : {} };
     if (isJsonObject(entry.result)) call.result = entry.result;
+    // Replay also judges what failed when recorded, speaks the recorded era and names the line.
+    if (options.replay) {
+      if (isJsonObject(entry.error)) call.error = entry.error;
+      if (typeof entry.era === "string") call.era = entry.era;
+      call.line = lines.get(i) ?? i + 1;
+    }
     calls.push(call);
   });
   return calls;
@@ -72,7 +92,7 @@ export function parseCalls(text: string, path: string): RecordedCall[] {
 type Valid = (schema: Json, value: Json) => boolean | undefined;
 
 /** The recorded calls that reach a change's target. */
-function callsOf(change: ReportChange, calls: readonly RecordedCall[]): RecordedCall[] {
+export function callsOf(change: ReportChange, calls: readonly RecordedCall[]): RecordedCall[] {
   const { kind, name } = change.target;
   return calls.filter((call) => {
     const { params } = call;
