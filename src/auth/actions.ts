@@ -5,6 +5,7 @@
 import { UsageError } from "../errors.ts";
 import { plannedRegistration, revokeTokens } from "./client.ts";
 import { type Discovery, discover } from "./discovery.ts";
+import { DPOP_ALG, jwkThumbprint, offersDpop, publicJwk } from "./dpop.ts";
 import { chooseScope, signInClientCredentials, signInInteractive } from "./signin.ts";
 import { type Credential, credentialsDir, listCredentials, normalizeUrl, removeCredential } from "./store.ts";
 
@@ -89,6 +90,7 @@ export function statusText(now = Date.now()): string {
       `  scopes      ${c.scopes.length ? c.scopes.join(" ") : "(none)"}`,
       `  expires     ${expiry(c, now)}`,
       `  client      ${c.clientId} (${describeRegistration(c.registration)}, ${c.grant.replace("_", " ")} grant)`,
+      `  token       ${describeBinding(c)}`,
     ].join("\n"),
   );
   return `${blocks.join("\n\n")}\n\nstored in ${credentialsDir()}\n`;
@@ -125,6 +127,14 @@ export async function checkText(url: URL, options: ActionOptions): Promise<strin
       d.as.authorization_response_iss_parameter_supported ? "sent and checked" : "not advertised; checked if sent",
     ),
     row("resource ind.", "sent as resource= on authorize and token requests (RFC 8707)"),
+    row(
+      "DPoP (9449)",
+      offersDpop(d.as)
+        ? `${DPOP_ALG} offered: tokens bound to a key made for the sign-in and stored with it`
+        : Array.isArray(d.as.dpop_signing_alg_values_supported)
+          ? `offered with ${d.as.dpop_signing_alg_values_supported.join(", ")} only; mcp-contract signs ${DPOP_ALG}, so it asks for Bearer tokens`
+          : "not offered: Bearer tokens",
+    ),
     row("grants", (d.as.grant_types_supported ?? ["authorization_code", "implicit"]).join(", ")),
     row("stored", storedFor(url)),
   ];
@@ -179,14 +189,23 @@ function describeRegistration(registration: Credential["registration"]): string 
       : "pre-registered";
 }
 
+/** Bearer, or DPoP-bound with the public key's thumbprint (RFC 7638): public, and what the server's `cnf.jkt` names. */
+function describeBinding(c: Credential): string {
+  if (!c.dpop) return "Bearer";
+  const jwk = c.dpop.jwk;
+  const thumbprint = typeof jwk?.x === "string" && typeof jwk.y === "string" ? jwkThumbprint(publicJwk(c.dpop)) : "?";
+  return `DPoP-bound (${DPOP_ALG} key stored with it, thumbprint ${thumbprint})`;
+}
+
 function registerSecrets(c: Credential, ui: Printer): void {
   ui.addSecrets([
     c.accessToken,
     ...(c.refreshToken ? [c.refreshToken] : []),
     ...(c.clientSecret ? [c.clientSecret] : []),
+    ...(typeof c.dpop?.jwk?.d === "string" ? [c.dpop.jwk.d] : []),
   ]);
 }
 
 function signedIn(c: Credential): string {
-  return `signed in to ${c.issuer} for ${c.resource}${c.scopes.length ? ` (scopes ${c.scopes.join(" ")})` : ""}, ${c.expiresAt ? `token expires ${expiry(c)}` : "no expiry given"}; stored in ${credentialsDir()} (0600). snapshot, check and lint --url ${c.url} use it from now on.`;
+  return `signed in to ${c.issuer} for ${c.resource}${c.scopes.length ? ` (scopes ${c.scopes.join(" ")})` : ""}, ${c.expiresAt ? `token expires ${expiry(c)}` : "no expiry given"}${c.dpop ? `; the token is DPoP-bound: its ${DPOP_ALG} private key is stored with it and signs a proof for every request` : ""}; stored in ${credentialsDir()} (0600). snapshot, check and lint --url ${c.url} use it from now on.`;
 }

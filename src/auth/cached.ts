@@ -6,6 +6,7 @@
  */
 import type { Target } from "../connect/target.ts";
 import { errorMessage, ServerError, UsageError } from "../errors.ts";
+import { type DpopKey, dpopFetch, storedDpopKey } from "./dpop.ts";
 import { AuthLimitError, type Deadline, deadlineIn } from "./limits.ts";
 import { type Credential, findCredential, readCredential, withLock } from "./store.ts";
 
@@ -13,6 +14,8 @@ export interface CachedAuthorization {
   token: string;
   scopes: string[];
   issuer: string;
+  /** The key a DPoP-bound token is bound to (RFC 9449): each request carries a proof signed with it. */
+  dpop?: DpopKey;
   /** Every secret the stored sign-in holds (the tokens, a refreshed refresh token, the client secret): masked wherever printed. */
   secrets: string[];
 }
@@ -125,11 +128,13 @@ function renewUnderLock(
 }
 
 function authorizationOf(credential: Credential): CachedAuthorization {
+  const dpop = storedDpopKey(credential);
   return {
     token: credential.accessToken,
     scopes: credential.scopes,
     issuer: credential.issuer,
-    secrets: [credential.accessToken, credential.refreshToken, credential.clientSecret].filter(
+    ...(dpop ? { dpop } : {}),
+    secrets: [credential.accessToken, credential.refreshToken, credential.clientSecret, dpop?.jwk.d].filter(
       (s): s is string => typeof s === "string" && s !== "",
     ),
   };
@@ -162,7 +167,7 @@ export async function explainUnauthorized(
   const signIn = `mcp-contract auth --url ${url.href}`;
   if (used) {
     return new ServerError(
-      `${url.href} answered HTTP 401 Unauthorized to the stored OAuth token (signed in to ${used.issuer}${used.scopes.length ? ` with scopes ${used.scopes.join(" ")}` : ""}): it was revoked, or the server wants other scopes. Sign in again with \`${signIn}\`${used.scopes.length ? " (choose scopes with --scope)" : ""}.`,
+      `${url.href} answered HTTP 401 Unauthorized to the stored OAuth ${used.dpop ? "DPoP-bound token and its proof" : "token"} (signed in to ${used.issuer}${used.scopes.length ? ` with scopes ${used.scopes.join(" ")}` : ""}): it was revoked, or the server wants other scopes. Sign in again with \`${signIn}\`${used.scopes.length ? " (choose scopes with --scope)" : ""}.`,
       { cause: original },
     );
   }
@@ -207,10 +212,18 @@ export async function withStoredToken(
   return { target: withToken(target, used), used };
 }
 
-/** The target with this token as its Authorization header. */
+/** The target with this token as its Authorization header: `DPoP TOKEN` for a DPoP-bound one (RFC 9449 §7.1). */
 export function withToken(target: Target, used: CachedAuthorization | undefined): Target {
   if (!used || target.kind !== "http") return target;
-  return { ...target, headers: { ...target.headers, Authorization: `Bearer ${used.token}` } };
+  return { ...target, headers: { ...target.headers, Authorization: `${used.dpop ? "DPoP" : "Bearer"} ${used.token}` } };
+}
+
+type Fetch = (url: string | URL, init?: RequestInit) => Promise<Response>;
+
+/** The capture's fetch for this sign-in: a fresh DPoP proof on every request when the token is DPoP-bound. */
+export function fetchFor(used: CachedAuthorization | undefined): ((base: Fetch) => Fetch) | undefined {
+  const key = used?.dpop;
+  return key ? (base) => dpopFetch(base, key, "resource") : undefined;
 }
 
 /** The HTTP status a capture failed on, when it failed on one. */
@@ -243,19 +256,17 @@ async function explainInsufficientScope(url: URL, used: CachedAuthorization, ori
   let wanted: string | undefined;
   try {
     const [{ timedFetch }, { bearerHints }] = await Promise.all([import("./http.ts"), import("./www-authenticate.ts")]);
-    const response = await timedFetch(
-      url,
-      {
-        method: "POST",
-        headers: {
-          authorization: `Bearer ${used.token}`,
-          "content-type": "application/json",
-          accept: "application/json, text/event-stream",
-        },
-        body: JSON.stringify({ jsonrpc: "2.0", id: 0, method: "ping" }),
+    const deadline = deadlineIn(HINT_TIMEOUT_MS, `${HINT_TIMEOUT_MS / 1000} s`);
+    const direct: Fetch = (u, init) => timedFetch(u, init, deadline);
+    const response = await (fetchFor(used)?.(direct) ?? direct)(url, {
+      method: "POST",
+      headers: {
+        authorization: `${used.dpop ? "DPoP" : "Bearer"} ${used.token}`,
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
       },
-      deadlineIn(HINT_TIMEOUT_MS, `${HINT_TIMEOUT_MS / 1000} s`),
-    );
+      body: JSON.stringify({ jsonrpc: "2.0", id: 0, method: "ping" }),
+    });
     await response.body?.cancel().catch(() => {});
     if (response.status === 403) wanted = bearerHints(response.headers.get("www-authenticate")).scope;
   } catch {

@@ -7,6 +7,15 @@ import * as oauth from "oauth4webapi";
 import { ServerError, UsageError } from "../errors.ts";
 import { type ClientChoice, type ClientIdentity, clientAuthFor, describeOAuthError, resolveClient } from "./client.ts";
 import { type Discovery, discoverIssuer } from "./discovery.ts";
+import {
+  type DpopKey,
+  dpopFetch,
+  generateDpopKey,
+  jwkThumbprint,
+  offersDpop,
+  publicJwk,
+  storedDpopKey,
+} from "./dpop.ts";
 import { AuthLimitError, type Deadline, requestOptions } from "./http.ts";
 import { CALLBACK_PATH, openBrowser, readPasted, startCallback } from "./loopback.ts";
 import { type Credential, saveCredential } from "./store.ts";
@@ -61,6 +70,8 @@ export async function signInInteractive(discovery: Discovery, options: SignInOpt
   try {
     // A fresh registration each sign-in: a client the server has since forgotten would strand the user in the browser.
     const identity = await resolveClient(as, options, callback.redirectUri, scope);
+    // A key per sign-in when the server offers DPoP; the code is bound to it too (dpop_jkt, RFC 9449 §10).
+    const key = offersDpop(as) ? generateDpopKey() : undefined;
     const verifier = oauth.generateRandomCodeVerifier();
     options.hold?.([verifier]);
     const authorize = new URL(as.authorization_endpoint);
@@ -73,8 +84,9 @@ export async function signInInteractive(discovery: Discovery, options: SignInOpt
       state,
       resource: discovery.resource,
       ...(scope ? { scope } : {}),
+      ...(key ? { dpop_jkt: jwkThumbprint(publicJwk(key)) } : {}),
     };
-    for (const [key, value] of Object.entries(params)) authorize.searchParams.set(key, value);
+    for (const [name, value] of Object.entries(params)) authorize.searchParams.set(name, value);
 
     const opened = options.open && (await openBrowser(authorize.href));
     options.say(
@@ -117,11 +129,11 @@ export async function signInInteractive(discovery: Discovery, options: SignInOpt
           parameters,
           callback.redirectUri,
           verifier,
-          { ...requestOptions(tokenEndpoint(as)), additionalParameters: { resource: discovery.resource } },
+          { ...tokenOptions(as, key), additionalParameters: { resource: discovery.resource } },
         )
         .then((response) => oauth.processAuthorizationCodeResponse(as, identity.client, response)),
     );
-    return store(discovery, identity, "authorization_code", tokens, scope, callback.redirectUri);
+    return store(discovery, identity, "authorization_code", tokens, scope, key, callback.redirectUri);
   } finally {
     paste.stop();
     callback.close();
@@ -140,8 +152,9 @@ export async function signInClientCredentials(
   }
   const scope = chooseScope(discovery, options.scope);
   const identity = await resolveClient(discovery.as, options, undefined, scope);
-  const tokens = await clientCredentialsGrant(discovery.as, identity, discovery.resource, scope);
-  return store(discovery, identity, "client_credentials", tokens, scope);
+  const key = offersDpop(discovery.as) ? generateDpopKey() : undefined;
+  const tokens = await clientCredentialsGrant(discovery.as, identity, discovery.resource, scope, key);
+  return store(discovery, identity, "client_credentials", tokens, scope, key);
 }
 
 async function clientCredentialsGrant(
@@ -149,6 +162,7 @@ async function clientCredentialsGrant(
   identity: ClientIdentity,
   resource: string,
   scope: string | undefined,
+  key: DpopKey | undefined,
   deadline?: Deadline,
 ): Promise<oauth.TokenEndpointResponse> {
   return tokenRequest("the client credentials grant", () =>
@@ -158,7 +172,7 @@ async function clientCredentialsGrant(
         identity.client,
         clientAuthFor(identity.clientAuth, identity.clientSecret),
         { resource, ...(scope ? { scope } : {}) },
-        requestOptions(tokenEndpoint(as), deadline),
+        tokenOptions(as, key, deadline),
       )
       .then((response) => oauth.processClientCredentialsResponse(as, identity.client, response)),
   );
@@ -177,6 +191,7 @@ export async function refreshCredential(credential: Credential, deadline?: Deadl
     registration: credential.registration,
   };
   const scope = credential.scopes.join(" ") || undefined;
+  const key = storedDpopKey(credential);
   let tokens: oauth.TokenEndpointResponse;
   if (credential.refreshToken) {
     const refreshToken = credential.refreshToken;
@@ -187,12 +202,13 @@ export async function refreshCredential(credential: Credential, deadline?: Deadl
           identity.client,
           clientAuthFor(identity.clientAuth, identity.clientSecret),
           refreshToken,
-          { ...requestOptions(tokenEndpoint(as), deadline), additionalParameters: { resource: credential.resource } },
+          // The same key as the sign-in: a public client's refresh token is bound to it (RFC 9449 §5).
+          { ...tokenOptions(as, key, deadline), additionalParameters: { resource: credential.resource } },
         )
         .then((response) => oauth.processRefreshTokenResponse(as, identity.client, response)),
     );
   } else if (credential.grant === "client_credentials" && credential.clientSecret) {
-    tokens = await clientCredentialsGrant(as, identity, credential.resource, scope, deadline);
+    tokens = await clientCredentialsGrant(as, identity, credential.resource, scope, key, deadline);
   } else {
     throw new ServerError(
       `the sign-in to ${credential.issuer} for ${credential.url} has expired and came with no refresh token. Sign in again with \`mcp-contract auth --url ${credential.url}\`.`,
@@ -202,9 +218,17 @@ export async function refreshCredential(credential: Credential, deadline?: Deadl
     { ...credential, refreshToken: tokens.refresh_token ?? credential.refreshToken },
     tokens,
     scope,
+    key,
   );
   saveCredential(next);
   return next;
+}
+
+/** oauth4webapi's options for a token request: with a fresh DPoP proof on it when the sign-in has a key. */
+function tokenOptions(as: oauth.AuthorizationServer, key: DpopKey | undefined, deadline?: Deadline) {
+  const options = requestOptions(tokenEndpoint(as), deadline);
+  if (!key) return options;
+  return { ...options, [oauth.customFetch]: dpopFetch(options[oauth.customFetch], key, "authorization") };
 }
 
 /** The token endpoint (discovery checked it is https, or http on this machine); oauth4webapi reports a missing one. */
@@ -239,6 +263,7 @@ function store(
   grant: Credential["grant"],
   tokens: oauth.TokenEndpointResponse,
   scope: string | undefined,
+  key: DpopKey | undefined,
   redirectUri?: string,
 ): Credential {
   const base = {
@@ -255,7 +280,7 @@ function store(
     ...(tokens.refresh_token ? { refreshToken: tokens.refresh_token } : {}),
     createdAt: Date.now(),
   };
-  const credential = toCredential(base, tokens, scope);
+  const credential = toCredential(base, tokens, scope, key);
   saveCredential(credential);
   return credential;
 }
@@ -264,16 +289,25 @@ function toCredential(
   base: Omit<Credential, "accessToken" | "expiresAt" | "scopes"> & Partial<Credential>,
   tokens: oauth.TokenEndpointResponse,
   requestedScope: string | undefined,
+  key: DpopKey | undefined,
 ): Credential {
-  if (tokens.token_type.toLowerCase() !== "bearer") {
+  const type = tokens.token_type.toLowerCase();
+  if (type === "dpop" && !key) {
     throw new ServerError(
-      `the authorization server issued a ${tokens.token_type} token; mcp-contract sends Bearer tokens only (DPoP and others are not supported).`,
+      "the authorization server issued a DPoP-bound token to a request that carried no DPoP proof (its metadata does not offer ES256 in dpop_signing_alg_values_supported, the one algorithm mcp-contract signs proofs with); nothing was stored. Ask the server's operator to offer ES256 for DPoP.",
+    );
+  }
+  if (type !== "dpop" && type !== "bearer") {
+    throw new ServerError(
+      `the authorization server issued a ${tokens.token_type} token; mcp-contract sends Bearer and DPoP tokens only.`,
     );
   }
   const scopes = (tokens.scope ?? requestedScope ?? "").split(/\s+/).filter(Boolean);
-  const { expiresAt: _old, ...rest } = base;
+  // A Bearer answer to a request with a proof (the server chose not to bind it) keeps no key.
+  const { expiresAt: _old, dpop: _key, ...rest } = base;
   return {
     ...rest,
+    ...(type === "dpop" ? { dpop: key } : {}),
     accessToken: tokens.access_token,
     obtainedAt: Date.now(),
     ...(typeof tokens.expires_in === "number" ? { expiresAt: Date.now() + tokens.expires_in * 1000 } : {}),

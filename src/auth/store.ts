@@ -22,6 +22,7 @@ import {
 import { homedir } from "node:os";
 import { join } from "node:path";
 import { UsageError } from "../errors.ts";
+import type { DpopKey } from "./dpop.ts";
 import { AuthLimitError, type Deadline } from "./limits.ts";
 import { checkStoreDir, readTokenFile, saveError } from "./store-safety.ts";
 
@@ -48,6 +49,11 @@ export interface Credential {
   redirectUri?: string;
   accessToken: string;
   refreshToken?: string;
+  /**
+   * The key the tokens are bound to (RFC 9449 DPoP), when the server issued DPoP tokens: its
+   * private JWK, a secret kept in this 0600 file only. Absent for Bearer tokens.
+   */
+  dpop?: DpopKey;
   /** When the access token expires, ms since the epoch; absent when the server did not say. */
   expiresAt?: number;
   /** When the access token was issued, ms since the epoch. */

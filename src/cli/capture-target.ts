@@ -106,8 +106,11 @@ async function captureWith(
     ui.stopProgress();
   });
   let closed: Promise<void> | undefined;
+  // A DPoP-bound token: every request the transport sends gets a fresh proof (src/auth/dpop.ts).
+  const wrapFetch = used?.dpop ? (await import("../auth/cached.ts")).fetchFor(used) : undefined;
   try {
     const open = await openSession(target, {
+      ...(wrapFetch ? { wrapFetch } : {}),
       era,
       clientCapabilities,
       timeoutMs,

@@ -24,6 +24,8 @@ import { ChildProcessTransport } from "./stdio-transport.ts";
 import { describeTarget, type Target } from "./target.ts";
 import { waitListening } from "./wait-listening.ts";
 
+type HttpFetch = (url: string | URL, init?: RequestInit) => Promise<Response>;
+
 export interface ConnectOptions extends SessionOptions {
   /** The era to speak; default auto (modern first, legacy when the server shows it is legacy). */
   era?: EraSetting;
@@ -35,6 +37,11 @@ export interface ConnectOptions extends SessionOptions {
   onKillSwitch?: (kill: () => void) => void;
   /** Receives warnings to show whatever the verbosity (an era decided by a silent probe). */
   onWarning?: (text: string) => void;
+  /**
+   * Wraps the HTTP transports' own fetch, beneath the response meter: each request a transport
+   * sends passes through it (a stored DPoP sign-in signs a proof per request, src/auth/dpop.ts).
+   */
+  wrapFetch?: (base: HttpFetch) => HttpFetch;
 }
 
 export interface OpenSession {
@@ -248,14 +255,17 @@ async function httpSession(
   const shownUrl = describeTarget(target);
   // The session does not exist yet when the transport is built; the fetch asks it late.
   let session: Session | undefined;
-  const bounded = boundedFetch({
-    maxResponseBytes: options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES,
-    shownUrl,
-    phase: () => session?.currentPhase() ?? "initialize",
-    fail: (error) => session?.abort(error),
-    isPending: (id) => session?.isPending(id) ?? false,
-    onData: () => session?.checkDeadline(),
-  });
+  const bounded = boundedFetch(
+    {
+      maxResponseBytes: options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES,
+      shownUrl,
+      phase: () => session?.currentPhase() ?? "initialize",
+      fail: (error) => session?.abort(error),
+      isPending: (id) => session?.isPending(id) ?? false,
+      onData: () => session?.checkDeadline(),
+    },
+    options.wrapFetch?.(globalThis.fetch),
+  );
   const fetch = kind === "modern" ? modernFetch(bounded) : bounded;
   const transport =
     kind === "sse"
