@@ -57,8 +57,8 @@ export class ChildProcessTransport implements Transport {
   /** The server stopped reading its stdin while we had answers for it. */
   onStdinBacklog?: (bytes: number) => void;
   onExit?: (exit: ProcessExit) => void;
-  /** Called for every chunk read from stdout, before it is parsed. */
-  onData?: () => void;
+  /** Called for every chunk read from stdout, before it is parsed (the record proxy forwards it as is). */
+  onData?: (chunk: Buffer) => void;
 
   private child: ChildProcess | undefined;
   /** Stdout split into lines in linear time; a line over the limit is skipped. */
@@ -142,7 +142,7 @@ export class ChildProcessTransport implements Transport {
   }
 
   private readStdout(chunk: Buffer): void {
-    this.onData?.();
+    this.onData?.(chunk);
     this.stdoutLines.push(chunk);
   }
 
@@ -234,6 +234,16 @@ export class ChildProcessTransport implements Transport {
     // An orphan's zombie counts as a member until init reaps it, and in a container init
     // may never do: on Linux, look for a live member instead.
     return liveGroupMember(pid) ?? true;
+  }
+
+  /** The running server, for a proxy that writes its stdin and paces its stdout itself. */
+  get process(): ChildProcess | undefined {
+    return this.child;
+  }
+
+  /** Pass a signal on to the server's whole process group (a proxy forwarding Ctrl-C). */
+  signalGroup(signal: NodeJS.Signals): void {
+    this.signal(signal);
   }
 
   /** Synchronous last resort for process exit paths (Ctrl-C): signal the tree now. */

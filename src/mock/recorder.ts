@@ -48,7 +48,13 @@ export interface RecorderOptions {
   stdoutIsProtocol?: boolean;
   waitMs?: number;
   backlogBytes?: number;
+  /** Add to a regular file instead of starting it afresh (`record --append`: one recording across sessions). */
+  append?: boolean;
+  /** Who records, for the failure line: the mock (default) or the `record` proxy. */
+  speaker?: { name: string; who: string; goesOn: string };
 }
+
+const MOCK_SPEAKER = { name: "mcp-contract mock", who: "the mock", goesOn: "The mock answers on" };
 
 /** Where lines go: a regular file (appended, and cut back on failure) or a stream (pipe, FIFO, device). */
 type Kind = "file" | "stream";
@@ -102,7 +108,7 @@ export class Recorder {
     }
     if (stats && this.options.stdoutIsProtocol && !stats.isCharacterDevice() && sameFile(stats, fstatSync(1))) {
       throw new UsageError(
-        `cannot record to ${this.path}: it is the mock's stdout, where the stdio answers go; name a file or /dev/stderr.`,
+        `cannot record to ${this.path}: it is ${(this.options.speaker ?? MOCK_SPEAKER).who}'s stdout, where the stdio answers go; name a file or /dev/stderr.`,
       );
     }
     if (descriptor !== undefined) {
@@ -116,7 +122,9 @@ export class Recorder {
       mkdirSync(dirname(target), { recursive: true });
       this.fd = openSync(target, "w");
     } else if (stats.isFile()) {
-      this.fd = openSync(this.path, "w");
+      this.fd = openSync(this.path, this.options.append ? "a" : "w");
+      // Appending: a failed write is cut back to what the file held, whole lines included.
+      if (this.options.append) this.committed = fstatSync(this.fd).size;
     } else {
       this.kind = "stream";
       if (stats.isFIFO()) this.fifoPath = this.path;
@@ -256,8 +264,9 @@ export class Recorder {
       this.lines === 0
         ? "Nothing was recorded."
         : `It holds the first ${this.lines} exchange${this.lines === 1 ? "" : "s"}, each on a whole line; later ones are not recorded.`;
+    const speaker = this.options.speaker ?? MOCK_SPEAKER;
     this.options.say(
-      `mcp-contract mock: recording to ${this.path} failed: ${reason}. ${held} The mock answers on, and will exit 2 when it stops.`,
+      `${speaker.name}: recording to ${this.path} failed: ${reason}. ${held} ${speaker.goesOn}, and will exit 2 when it stops.`,
     );
   }
 

@@ -53,8 +53,13 @@ export interface Exchange {
   params?: Json;
   result?: Json;
   error?: RpcErrorBody;
-  /** A notification from the client (no answer). */
+  /** A notification (no answer). */
   notification?: true;
+  /**
+   * Set by `mcp-contract record` on a request or notification the server started (sampling,
+   * elicitation, progress): the mock starts none, and readers of calls skip them.
+   */
+  from?: "server";
 }
 
 export interface RpcErrorBody {
