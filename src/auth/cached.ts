@@ -223,7 +223,10 @@ type Fetch = (url: string | URL, init?: RequestInit) => Promise<Response>;
 /** The capture's fetch for this sign-in: a fresh DPoP proof on every request when the token is DPoP-bound. */
 export function fetchFor(used: CachedAuthorization | undefined): ((base: Fetch) => Fetch) | undefined {
   const key = used?.dpop;
-  return key ? (base) => dpopFetch(base, key, "resource") : undefined;
+  if (!key) return undefined;
+  // One nonce store for the capture: a server's nonce learnt by the era probe serves the session too.
+  const nonces = new Map<string, string>();
+  return (base) => dpopFetch(base, key, "resource", nonces);
 }
 
 /** The HTTP status a capture failed on, when it failed on one. */

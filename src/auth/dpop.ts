@@ -154,11 +154,16 @@ function presentedToken(headers: Headers): string | undefined {
 
 /**
  * `base` with a fresh DPoP proof on every request, signed with `key`. Nonces are kept per
- * origin, from each response's `DPoP-Nonce`; a request refused for want of one is sent once
+ * origin (in `nonces`), from each response's `DPoP-Nonce`; a request refused for want of one is sent once
  * more with it (a body that cannot be sent twice, a stream, is not: the refusal stands).
  */
-export function dpopFetch(base: Fetch, key: DpopKey, server: "authorization" | "resource"): Fetch {
-  const nonces = new Map<string, string>();
+export function dpopFetch(
+  base: Fetch,
+  key: DpopKey,
+  server: "authorization" | "resource",
+  /** The nonces by origin; shared by the fetches of one capture (its era probe and its session). */
+  nonces = new Map<string, string>(),
+): Fetch {
   const send = async (url: string | URL, init: RequestInit | undefined): Promise<Response> => {
     const headers = new Headers(init?.headers);
     const origin = new URL(url).origin;

@@ -172,6 +172,14 @@ describe("the DPoP fetch", () => {
     expect(seen.map((s) => s.proof.payload.nonce)).toEqual([undefined, "n1", "n1"]);
   });
 
+  test("one capture's fetches (era probe, session) share what the server's nonce is", async () => {
+    const { base, seen } = scripted([rsWantsNonce("n1"), ok(), ok()]);
+    const wrap = fetchFor({ token: "t", scopes: [], issuer: "https://as.example", secrets: [], dpop: KEY });
+    await wrap?.(base)("https://rs.example/mcp", { method: "POST", body: "{}" });
+    await wrap?.(base)("https://rs.example/mcp", { method: "POST", body: "{}" });
+    expect(seen.map((s) => s.proof.payload.nonce)).toEqual([undefined, "n1", "n1"]);
+  });
+
   test("a nonce the server keeps refusing: one retry only, then its answer stands", async () => {
     const { base, seen } = scripted([rsWantsNonce("n1"), rsWantsNonce("n2")]);
     const response = await dpopFetch(base, KEY, "resource")("https://rs.example/mcp", { method: "POST", body: "x" });
