@@ -104,7 +104,7 @@ export async function startHttpProxy(options: HttpProxyOptions): Promise<HttpPro
       hostname: upstream.hostname,
       port: upstream.port || undefined,
       method: request.method,
-      path: `${target.pathname}${target.search}`,
+      path: `${target.pathname}${target.search || (target.pathname === upstream.pathname ? upstream.search : "")}`,
       headers: forwardedHeaders(request.rawHeaders, upstream.host),
     });
 
@@ -167,7 +167,8 @@ export async function startHttpProxy(options: HttpProxyOptions): Promise<HttpPro
   }
   const { port } = server.address() as AddressInfo;
   const host = options.host.includes(":") ? `[${options.host}]` : options.host;
-  const url = `http://${host}:${port}${upstream.pathname}${upstream.search}`;
+  // The upstream's query (it may carry a token) is added upstream, never shown: the client gets the path alone.
+  const url = `http://${host}:${port}${upstream.pathname}`;
   const done = options.stop.then(
     (code) =>
       new Promise<number>((resolve) => {
