@@ -7,6 +7,7 @@ import { constants } from "node:os";
 import type { CachedAuthorization } from "../auth/cached.ts";
 import { type CaptureOptions, captureSurface } from "../capture/capture.ts";
 import { openSession } from "../connect/index.ts";
+import type { Session } from "../connect/session.ts";
 import { describeTarget, targetSecrets } from "../connect/target.ts";
 import { emptySchemaTools, emptySchemaWarning } from "../contract/empty-schemas.ts";
 import type { Contract } from "../contract/model.ts";
@@ -53,18 +54,25 @@ function whileRunning(kill: () => void): () => void {
   };
 }
 
+/**
+ * Work to do on the open session once the surface is captured, before it closes (replay sends
+ * the recorded calls); its failure fails the capture.
+ */
+export type AfterCapture = (session: Session, contract: Contract) => Promise<void>;
+
 export async function captureTarget(
   resolved: ResolvedTarget,
   ui: Ui,
   options: CaptureOptions = {},
+  after?: AfterCapture,
 ): Promise<CaptureResult> {
   // An HTTP target given no Authorization uses a stored `mcp-contract auth` sign-in (refreshed if expired).
   const http = resolved.target;
-  if (http.kind !== "http") return captureWith(resolved, http, undefined, ui, options);
+  if (http.kind !== "http") return captureWith(resolved, http, undefined, ui, options, after);
   const auth = await import("../auth/cached.ts");
   let { target, used } = await auth.withStoredToken(http, resolved.timeoutMs);
   try {
-    return await captureWith(resolved, target, used, ui, options).catch(async (error: unknown) => {
+    return await captureWith(resolved, target, used, ui, options, after).catch(async (error: unknown) => {
       // A 401 to a stored token that had not expired (revoked, or forgotten by a restarted
       // server): once, with a new token when the sign-in can get one without a person.
       const renewed =
@@ -73,7 +81,7 @@ export async function captureTarget(
       ui.debug("the server refused the stored OAuth token: refreshed it, capturing again");
       used = renewed;
       target = auth.withToken(resolved.target, renewed);
-      return captureWith(resolved, target, used, ui, options);
+      return captureWith(resolved, target, used, ui, options, after);
     });
   } catch (error) {
     /** A 401 names the authorization server and `mcp-contract auth` (src/auth/cached.ts). */
@@ -88,12 +96,16 @@ async function captureWith(
   used: CachedAuthorization | undefined,
   ui: Ui,
   options: CaptureOptions,
+  after?: AfterCapture,
 ): Promise<CaptureResult> {
   const { clientCapabilities, timeoutMs, maxResponseBytes, era } = resolved;
   ui.addSecrets(targetSecrets(target));
   // A stored sign-in's refresh token and client secret too: a refresh during this capture may have rotated them.
   if (used) ui.addSecrets(used.secrets);
-  if (used) ui.debug(`using the stored OAuth sign-in to ${used.issuer} (mcp-contract auth --status)`);
+  if (used) {
+    const bound = used.dpop ? ", a DPoP-bound token: a fresh proof signed per request" : "";
+    ui.debug(`using the stored OAuth sign-in to ${used.issuer} (mcp-contract auth --status${bound})`);
+  }
   for (const note of resolved.notes ?? []) ui.debug(note);
   const started = performance.now();
   const where = describeTarget(target);
@@ -143,6 +155,7 @@ async function captureWith(
       if (resolved.given?.headers.length) contract.capture.headers = resolved.given.headers;
       if (used?.scopes.length) contract.capture.scopes = used.scopes;
       result = { contract, transport: open.transport, elapsedMs: performance.now() - started };
+      if (after) await after(open.session, contract);
     } catch (error) {
       ui.progress(`closing ${where}`);
       await open.session.close();

@@ -20,6 +20,7 @@ const COMMANDS: Record<string, () => Promise<CommandUnknownOpts>> = {
   diff: async () => (await import("./diff.ts")).diffCommand(),
   lint: async () => (await import("./lint.ts")).lintCommand(),
   mock: async () => (await import("./mock.ts")).mockCommand(),
+  replay: async () => (await import("./replay.ts")).replayCommand(),
   record: async () => (await import("./record.ts")).recordCommand(),
   import: async () => (await import("./import.ts")).importCommand(),
   auth: async () => (await import("./auth.ts")).authCommand(),

@@ -54,6 +54,16 @@ export interface CallOutcome {
   findings: ReplayFinding[];
   /** How long the answer took, in milliseconds (not for skipped or planned calls). */
   ms?: number;
+  /** can-i-deploy: the counted schema changes (`check --calls`) that reach this call. */
+  schema?: SchemaHit[];
+}
+
+/** A schema change that reaches a recorded call, as the call's test case shows it. */
+export interface SchemaHit {
+  rule: string;
+  severity: string;
+  path: string;
+  message: string;
 }
 
 export interface ConsumerSection {
@@ -97,7 +107,7 @@ export function buildSection(
   // A setup call that broke also fails the run: what it was to prepare is not there.
   const broken = calls.filter((c) => c.status === "broken").length;
   const summary = { kept: count("kept"), broken, skipped: count("skipped"), planned: count("planned"), schemaFailing };
-  const failing = broken > 0 || (schema !== undefined && schema.result === "fail");
+  const failing = broken > 0 || calls.some((c) => (c.schema?.length ?? 0) > 0) || (schema !== undefined && schema.result === "fail");
   return {
     consumer,
     ...(environments && { environments }),
