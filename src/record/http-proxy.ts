@@ -58,6 +58,8 @@ export interface HttpProxy {
 export async function startHttpProxy(options: HttpProxyOptions): Promise<HttpProxy> {
   const { upstream } = options;
   const client = upstream.protocol === "https:" ? await import("node:https") : await import("node:http");
+  // Connections to the upstream are kept and reused: a new one per request cost most of the overhead.
+  const agent = new client.Agent({ keepAlive: true });
   const sessions = new Map<string, Pairing>();
   let unreachableSaid = false;
 
@@ -104,6 +106,7 @@ export async function startHttpProxy(options: HttpProxyOptions): Promise<HttpPro
       hostname: upstream.hostname,
       port: upstream.port || undefined,
       method: request.method,
+      agent,
       path: `${target.pathname}${target.search || (target.pathname === upstream.pathname ? upstream.search : "")}`,
       headers: forwardedHeaders(request.rawHeaders, upstream.host),
     });
@@ -174,6 +177,7 @@ export async function startHttpProxy(options: HttpProxyOptions): Promise<HttpPro
       new Promise<number>((resolve) => {
         server.close(() => resolve(code));
         server.closeAllConnections();
+        agent.destroy();
       }),
   );
   return { url, done };
