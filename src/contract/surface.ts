@@ -5,9 +5,13 @@
  */
 import { SURFACE_LISTS, type SurfaceKey, type SurfaceList } from "./model.ts";
 
-/** What a change or finding is about; "server" is the surface as a whole (capabilities, instructions, …). */
-export type TargetKind = "tool" | "resource" | "resourceTemplate" | "prompt" | "server";
-export type ItemKind = Exclude<TargetKind, "server">;
+/**
+ * What a change or finding is about; "server" is the surface as a whole (capabilities, instructions, …);
+ * "skill" a skill of the Skills extension, by the URI of its SKILL.md.
+ */
+export type TargetKind = "tool" | "resource" | "resourceTemplate" | "prompt" | "skill" | "server";
+/** The kinds of the four lists every lockfile has (skills are optional, outside them). */
+export type ItemKind = Exclude<TargetKind, "server" | "skill">;
 
 const KIND_OF_LIST = {
   tools: "tool",

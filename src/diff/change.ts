@@ -30,13 +30,14 @@ export interface ChangeSpec
   discriminator?: string;
 }
 
-export const KIND_ORDER: readonly TargetKind[] = ["tool", "resource", "resourceTemplate", "prompt", "server"];
+export const KIND_ORDER: readonly TargetKind[] = ["tool", "resource", "resourceTemplate", "prompt", "skill", "server"];
 
 const KIND_LABEL: Record<TargetKind, string> = {
   tool: "tool",
   resource: "resource",
   resourceTemplate: "resource template",
   prompt: "prompt",
+  skill: "skill",
   server: "server",
 };
 
@@ -190,6 +191,7 @@ const DUPLICATE_WORDS: Record<TargetKind, [string, string]> = {
   resource: ["resources", "reads"],
   resourceTemplate: ["resource templates", "expands"],
   prompt: ["prompts", "gets"],
+  skill: ["skills", "reads"],
   server: ["servers", "talks to"],
 };
 

@@ -12,6 +12,7 @@ import type { Change } from "./model.ts";
 import { diffPrompts } from "./prompts.ts";
 import { diffResources, diffTemplates } from "./resources.ts";
 import { diffServer } from "./server.ts";
+import { diffSkills } from "./skills.ts";
 import { diffTools } from "./tools.ts";
 
 /** More changes from a look at what the diff touched, e.g. texts that turned hostile. */
@@ -25,6 +26,7 @@ export function diffContracts(oldC: Contract, newC: Contract, lenses: readonly S
     ...diffResources(oldC.resources, newC.resources, touched),
     ...diffTemplates(oldC.resourceTemplates, newC.resourceTemplates, touched),
     ...diffPrompts(oldC.prompts, newC.prompts, touched),
+    ...diffSkills(oldC.skills, newC.skills, touched),
     ...diffServer(oldC, newC),
   ];
   // Equivalent rewrites account for lines of our lockfile; a side converted from a peer tool's

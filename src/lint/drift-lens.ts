@@ -63,13 +63,15 @@ const ID_FIELD: Record<ItemKind, string> = {
   prompt: "name",
   resource: "uri",
   resourceTemplate: "uriTemplate",
+  skill: "uri",
 };
 
-const LIST: Record<ItemKind, "tools" | "prompts" | "resources" | "resourceTemplates"> = {
+const LIST: Record<ItemKind, "tools" | "prompts" | "resources" | "resourceTemplates" | "skills"> = {
   tool: "tools",
   prompt: "prompts",
   resource: "resources",
   resourceTemplate: "resourceTemplates",
+  skill: "skills",
 };
 
 /** What the lens reads beyond the two surfaces: the policy file's allowHosts. */
@@ -175,8 +177,8 @@ export function touchedItems(before: Contract, after: Contract): TouchedItem[] {
   const out: TouchedItem[] = [];
   for (const kind of Object.keys(LIST) as ItemKind[]) {
     const id = ID_FIELD[kind];
-    const old = firstById(before[LIST[kind]] as JsonObject[], id);
-    for (const [name, item] of firstById(after[LIST[kind]] as JsonObject[], id)) {
+    const old = firstById((before[LIST[kind]] ?? []) as JsonObject[], id);
+    for (const [name, item] of firstById((after[LIST[kind]] ?? []) as JsonObject[], id)) {
       const was = old.get(name);
       if (was === undefined) out.push({ kind, name, after: item });
       else if (!jsonEqual(was, item)) out.push({ kind, name, before: was, after: item });
@@ -405,6 +407,7 @@ function lintParts(parts: readonly Part[], names: ToolNames, options: SecurityOp
     let identity = "";
     if (kind === "server") sub.instructions = value as string;
     else {
+      if (kind === "skill") sub.skills ??= [];
       (sub[LIST[kind]] as JsonObject[]).push(value as JsonObject);
       // By the part's own identity, which its texts and findings carry (a template whose
       // uriTemplate changed is touched under its old one).

@@ -99,19 +99,54 @@ function restatesName(description: string, name: string): boolean {
   return words.every((w) => own.some((n) => n === w || sameWord(n, w)));
 }
 
+/**
+ * The routing texts the description rules judge: every tool's description, and every skill's
+ * frontmatter description (SEP-2640), which a host shows the model to choose the skill by.
+ */
+interface RoutingText {
+  kind: "tool" | "skill";
+  /** The target's identity: a tool's name, a skill's SKILL.md URI. */
+  id: string;
+  /** The name the description should say more than. */
+  name: Json | undefined;
+  path: string;
+  value: Json | undefined;
+}
+
+function routingDescriptions(contract: Contract): RoutingText[] {
+  const out: RoutingText[] = contract.tools.map((tool) => ({
+    kind: "tool",
+    id: tool.name,
+    name: tool.name,
+    path: "/description",
+    value: tool.description,
+  }));
+  for (const skill of contract.skills ?? []) {
+    const front = isJsonObject(skill.frontmatter) ? skill.frontmatter : {};
+    out.push({
+      kind: "skill",
+      id: skill.uri,
+      name: front.name,
+      path: "/frontmatter/description",
+      value: front.description,
+    });
+  }
+  return out;
+}
+
 function checkToolDescriptionShort(contract: Contract): Found[] {
   const out: Found[] = [];
-  for (const tool of contract.tools) {
-    const description = text(tool.description)?.trim();
+  for (const item of routingDescriptions(contract)) {
+    const description = text(item.value)?.trim();
     // At least half as many code points as code units: a long enough text needs no count.
     if (!description || description.length >= 2 * MIN_DESCRIPTION || length(description) >= MIN_DESCRIPTION) continue;
-    if (typeof tool.name === "string" && !restatesName(description, tool.name)) continue;
+    if (typeof item.name === "string" && !restatesName(description, item.name)) continue;
     out.push(
       found(
-        "tool",
-        tool.name,
-        "/description",
-        `tool ${show(tool.name)}: description ${show(description)} is only ${length(description)} characters (under ${MIN_DESCRIPTION}) and says nothing the name does not`,
+        item.kind,
+        item.id,
+        item.path,
+        `${item.kind} ${show(item.id)}: description ${show(description)} is only ${length(description)} characters (under ${MIN_DESCRIPTION}) and says nothing the name does not`,
         description,
       ),
     );
@@ -121,18 +156,18 @@ function checkToolDescriptionShort(contract: Contract): Found[] {
 
 function checkToolDescriptionLong(contract: Contract): Found[] {
   const out: Found[] = [];
-  for (const tool of contract.tools) {
-    const description = text(tool.description);
+  for (const item of routingDescriptions(contract)) {
+    const description = text(item.value);
     // Never more code points than code units.
     if (description === undefined || description.length <= MAX_DESCRIPTION || length(description) <= MAX_DESCRIPTION) {
       continue;
     }
     out.push(
       found(
-        "tool",
-        tool.name,
-        "/description",
-        `tool ${show(tool.name)}: description is ${length(description)} characters (over ${thousands(MAX_DESCRIPTION)})`,
+        item.kind,
+        item.id,
+        item.path,
+        `${item.kind} ${show(item.id)}: description is ${length(description)} characters (over ${thousands(MAX_DESCRIPTION)})`,
         length(description),
       ),
     );

@@ -187,6 +187,14 @@ function collectUnits(contract: Contract): TextUnit[] {
   for (const template of contract.resourceTemplates) {
     item("resourceTemplate", template.uriTemplate, template, ["name", "title", "description"]);
   }
+  // A skill's frontmatter name and description are what a host routes on: the model reads them.
+  for (const skill of contract.skills ?? []) {
+    const add = item("skill", skill.uri, skill, []);
+    const front = skill.frontmatter;
+    if (!isJsonObject(front)) continue;
+    if (typeof front.name === "string") add("/frontmatter/name", front.name, "name");
+    if (typeof front.description === "string") add("/frontmatter/description", front.description, "text");
+  }
   return units;
 }
 

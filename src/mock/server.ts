@@ -19,6 +19,7 @@ import {
   isJsonObject,
   type Json,
   type JsonObject,
+  offersSkills,
   type Prompt,
   type Resource,
   type ResourceTemplate,
@@ -210,7 +211,12 @@ export class MockServer {
    */
   private modernResult(method: string, result: JsonObject): JsonObject {
     const out: JsonObject = { ...result, resultType: "complete" };
-    if (method === "server/discover" || method.endsWith("/list") || method === "resources/read") {
+    if (
+      method === "server/discover" ||
+      method.endsWith("/list") ||
+      method === "resources/read" ||
+      method === "skills/get"
+    ) {
       out.ttlMs = 0;
       out.cacheScope = "private";
     }
@@ -278,6 +284,12 @@ export class MockServer {
       case "prompts/get":
         need("prompts");
         return this.getPrompt(params);
+      case "skills/list":
+        if (!offersSkills(caps)) return fail(METHOD_NOT_FOUND, `Method not found: ${method}`);
+        return this.page("skills", this.contract.skills ?? [], params);
+      case "skills/get":
+        if (!offersSkills(caps)) return fail(METHOD_NOT_FOUND, `Method not found: ${method}`);
+        return this.getSkill(params, era);
       case "completion/complete":
         need("completions");
         return { completion: { values: [], hasMore: false } };
@@ -374,6 +386,15 @@ export class MockServer {
       if (fitsTemplate(template.uriTemplate, uri)) return { contents: [contentFor(uri, template)] };
     }
     return fail(era === "modern" ? INVALID_PARAMS : RESOURCE_NOT_FOUND, `Resource not found: ${uri}`, { uri });
+  }
+
+  /** skills/get (SEP-2640): the recorded entry of the skill whose SKILL.md is at `uri`. */
+  private getSkill(params: JsonObject, era: Era): JsonObject {
+    const uri = params.uri;
+    if (typeof uri !== "string") return fail(INVALID_PARAMS, "skills/get needs a string uri");
+    const skill = (this.contract.skills ?? []).find((s) => s.uri === uri);
+    if (!skill) return fail(era === "modern" ? INVALID_PARAMS : RESOURCE_NOT_FOUND, `Skill not found: ${uri}`, { uri });
+    return { skill };
   }
 
   private getPrompt(params: JsonObject): JsonObject {

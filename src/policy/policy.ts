@@ -12,7 +12,8 @@
  *     { "fingerprint": "3f2a9c0d1e4b5a67", "reason": "…" }
  *   ],
  *   "failOn": "breaking",
- *   "allowHosts": ["notion.com", "203.0.113.7"]
+ *   "allowHosts": ["notion.com", "203.0.113.7"],
+ *   "hosts": ["gemini-parameters", "openai"]
  * }
  */
 
@@ -21,6 +22,7 @@ import { isJsonObject, type JsonObject } from "../contract/model.ts";
 import type { TargetKind } from "../contract/surface.ts";
 import type { Direction } from "../diff/model.ts";
 import { UsageError } from "../errors.ts";
+import { parseHostNames } from "../hosts/profiles.ts";
 import { FAIL_ON, type FailOn } from "../report/model.ts";
 import { LINT_LEVELS, type LintLevel, type Severity } from "../rules/model.ts";
 import { catalogOf, suggestRuleIds } from "../rules/registry.ts";
@@ -73,6 +75,8 @@ export interface Policy {
    * `check`: each covers itself and its subdomains; an IP address only itself. Lowercase.
    */
   allowHosts: readonly string[];
+  /** Host profiles lint, check and diff judge against when no --hosts is given (src/hosts/; "all" expanded). */
+  hosts?: readonly string[];
 }
 
 /** No policy file: nothing overridden, nothing ignored. */
@@ -80,7 +84,7 @@ export function emptyPolicy(source = ""): Policy {
   return { source, rules: new Map(), lintRules: new Map(), ignore: [], allowHosts: [] };
 }
 
-const TOP_KEYS = ["$schema", "version", "rules", "ignore", "failOn", "allowHosts"];
+const TOP_KEYS = ["$schema", "version", "rules", "ignore", "failOn", "allowHosts", "hosts"];
 
 const IPV4_HOST = /^(?:(?:25[0-5]|2[0-4]\d|1?\d?\d)\.){3}(?:25[0-5]|2[0-4]\d|1?\d?\d)$/;
 const HOST_NAME = /^(?=.{1,253}$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)*[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
@@ -115,6 +119,7 @@ const KIND_PREFIXES: Record<string, TargetKind> = {
   resourceTemplate: "resourceTemplate",
   template: "resourceTemplate",
   prompt: "prompt",
+  skill: "skill",
   server: "server",
 };
 
@@ -327,6 +332,16 @@ export function parsePolicy(text: string, source: string): Policy {
     });
   }
 
+  let hosts: string[] | undefined;
+  if (data.hosts !== undefined) {
+    if (!Array.isArray(data.hosts) || data.hosts.some((h) => typeof h !== "string")) {
+      throw problem("$.hosts", `expected an array of host profile names (or ["all"]), ${found(data.hosts)}`);
+    }
+    const parsed = parseHostNames(data.hosts as string[]);
+    if ("error" in parsed) throw problem("$.hosts", parsed.error);
+    hosts = parsed.hosts;
+  }
+
   let failOn: FailOn | undefined;
   if (data.failOn !== undefined) {
     if (typeof data.failOn !== "string" || !FAIL_ON.includes(data.failOn as FailOn)) {
@@ -334,5 +349,5 @@ export function parsePolicy(text: string, source: string): Policy {
     }
     failOn = data.failOn as FailOn;
   }
-  return { source, rules, lintRules, ignore, allowHosts, ...(failOn ? { failOn } : {}) };
+  return { source, rules, lintRules, ignore, allowHosts, ...(failOn ? { failOn } : {}), ...(hosts && { hosts }) };
 }

@@ -19,12 +19,13 @@ const KIND_HEADINGS: Record<TargetKind, string> = {
   resource: "Resources",
   resourceTemplate: "Resource templates",
   prompt: "Prompts",
+  skill: "Skills",
   server: "Server",
 };
 
 /** Item-level removals and additions: listed as names, not as headings of their own. */
-const REMOVED = new Set(["tool-removed", "resource-removed", "template-removed", "prompt-removed"]);
-const ADDED = new Set(["tool-added", "resource-added", "template-added", "prompt-added"]);
+const REMOVED = new Set(["tool-removed", "resource-removed", "template-removed", "prompt-removed", "skill-removed"]);
+const ADDED = new Set(["tool-added", "resource-added", "template-added", "prompt-added", "skill-added"]);
 
 function sideText(side: Side): string {
   const server = serverLabel(side);

@@ -215,6 +215,7 @@ const KIND_PLURAL: Record<TargetKind, string> = {
   resource: "resources",
   resourceTemplate: "resource templates",
   prompt: "prompts",
+  skill: "skills",
   server: "servers",
 };
 

@@ -25,7 +25,7 @@
 
 import { isAbsolute, relative, resolve, sep } from "node:path";
 import { pathToFileURL } from "node:url";
-import { isJsonObject, type Json } from "../contract/model.ts";
+import { isJsonObject, type Json, SKILLS_LIST } from "../contract/model.ts";
 import { peerLayout } from "../contract/peers/layout.ts";
 import { pointerSegments } from "../contract/pointer.ts";
 import { LIST_OF } from "../contract/surface.ts";
@@ -163,7 +163,8 @@ export class ChangeLocator {
       const complete = segments.length === full;
       return this.at(newSide, segments, complete) ?? this.at(oldSide, segments, complete);
     }
-    const { key, id } = LIST_OF[change.target.kind];
+    // Skills sit outside the four lists, found the same way: by URI in $.skills.
+    const { key, id } = change.target.kind === "skill" ? SKILLS_LIST : LIST_OF[change.target.kind];
     const name = change.target.name;
     const last = DUPLICATE_RULES.has(change.rule);
     // The new file, wherever the item exists there.

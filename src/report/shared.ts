@@ -70,6 +70,7 @@ const KIND_WORD: Record<TargetKind, string> = {
   resource: "resource",
   resourceTemplate: "resource template",
   prompt: "prompt",
+  skill: "skill",
   server: "server",
 };
 

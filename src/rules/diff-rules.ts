@@ -9,6 +9,7 @@
  */
 import { SCHEMA_RULE_ROWS } from "./diff-rules-schema.ts";
 import { SERVER_RULE_ROWS } from "./diff-rules-server.ts";
+import { SKILL_RULE_ROWS } from "./diff-rules-skills.ts";
 import type { DiffRuleRow } from "./model.ts";
 
 export const DIFF_RULE_ROWS = [
@@ -506,6 +507,9 @@ export const DIFF_RULE_ROWS = [
     rationale: "Documentation only for compatibility.",
     example: '"description": "…" → "…"',
   },
+
+  // ── skill (src/rules/diff-rules-skills.ts) ──
+  ...SKILL_RULE_ROWS,
 
   // ── server (src/rules/diff-rules-server.ts) ──
   ...SERVER_RULE_ROWS,

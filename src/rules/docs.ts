@@ -12,6 +12,7 @@ export const GROUP_TITLES: Record<DiffGroup, string> = {
   resource: "Resources",
   template: "Resource templates",
   prompt: "Prompts",
+  skill: "Skills (the Skills extension, SEP-2640)",
   server: "Server",
   security: "Security drift (text that turns hostile)",
 };
@@ -20,7 +21,31 @@ export const LINT_GROUP_TITLES: Record<LintGroup, string> = {
   protocol: "Protocol correctness",
   quality: "Quality for the model that reads it",
   security: "Security: tool poisoning",
+  hosts: "Host compatibility (`lint --hosts`)",
 };
+
+const HOSTS_INTRO =
+  "Reported only for the host profiles named by `--hosts NAME,…` (or `all`, or the policy file's `\"hosts\"`): what a model API or MCP client rejects or rewrites although MCP allows it. An error when the host rejects the tool or the whole tool list, a warning when it cuts a text or rewrites a name. Each rule names its host, what happens to the user, its sources (vendor documentation, or a public issue quoting the rejection) and the day they were checked. With `check --hosts` and `diff --hosts`, a change that brings in such a rejection is breaking (`host-incompatibility-added`).";
+
+const IMPACT_LABEL: Record<NonNullable<LintRule["impact"]>, string> = {
+  "list-rejected": "the whole tool list is rejected",
+  "tool-dropped": "the tool is dropped",
+  "text-truncated": "the text is cut",
+  "name-rewritten": "the name is rewritten",
+  "argument-lost": "part of the schema is lost",
+};
+
+/** A host rule's facts as lines: host, impact, sources with the day checked. */
+function hostLines(r: LintRule, markdown: boolean): string[] {
+  if (r.host === undefined) return [];
+  const code = (t: string) => (markdown ? `\`${t}\`` : t);
+  const impact = r.impact ? IMPACT_LABEL[r.impact] : "";
+  return [
+    `Host: ${code(r.host)}. Impact: ${impact}.`,
+    `Sources (checked ${r.checked}):`,
+    ...(r.sources ?? []).map((url) => (markdown ? `- <${url}>` : `  ${url}`)),
+  ];
+}
 
 const GROUP_INTRO: Partial<Record<DiffGroup, string>> = {
   schema:
@@ -51,6 +76,11 @@ export interface LintRuleJson {
   summary: string;
   rationale: string;
   example: string;
+  /** Host rules only. */
+  host?: string;
+  impact?: LintRule["impact"];
+  sources?: readonly string[];
+  checked?: string;
 }
 
 /** One rule as `rules --format json` prints it: `catalog` first, then the catalog's own fields (never a lint rule's check). */
@@ -59,8 +89,9 @@ export function ruleJson(rule: Rule): DiffRuleJson | LintRuleJson {
     const { id, group, summary, input, output, rationale, example } = rule;
     return { catalog: "diff", id, group, summary, input, output, rationale, example };
   }
-  const { id, group, level, summary, rationale, example } = rule;
-  return { catalog: "lint", id, group, level, summary, rationale, example };
+  const { id, group, level, summary, rationale, example, host, impact, sources, checked } = rule;
+  const hostFields = host === undefined ? {} : { host, impact, sources, checked };
+  return { catalog: "lint", id, group, level, summary, rationale, example, ...hostFields };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -133,8 +164,17 @@ function lintMarkdown(): string[] {
   ];
   for (const group of groups) {
     const rules = LINT_RULES.filter((r) => r.group === group);
-    out.push(`## ${LINT_GROUP_TITLES[group]}`, "", "| rule | level | summary |", "| --- | --- | --- |");
-    for (const r of rules) out.push(`| [\`${r.id}\`](#${r.id}) | ${r.level} | ${cell(r.summary)} |`);
+    out.push(`## ${LINT_GROUP_TITLES[group]}`, "");
+    if (group === "hosts") out.push(HOSTS_INTRO, "");
+    out.push(group === "hosts" ? "| rule | host | level | summary |" : "| rule | level | summary |");
+    out.push(group === "hosts" ? "| --- | --- | --- | --- |" : "| --- | --- | --- |");
+    for (const r of rules) {
+      out.push(
+        group === "hosts"
+          ? `| [\`${r.id}\`](#${r.id}) | ${r.host} | ${r.level} | ${cell(r.summary)} |`
+          : `| [\`${r.id}\`](#${r.id}) | ${r.level} | ${cell(r.summary)} |`,
+      );
+    }
     out.push("");
     for (const r of rules) out.push(renderLintRuleMarkdown(r), "");
   }
@@ -148,7 +188,8 @@ export function renderRuleMarkdown(r: DiffRule): string {
 
 /** One lint rule's section of docs/rules.md. */
 export function renderLintRuleMarkdown(r: LintRule): string {
-  return section(r.id, `${prose(sentence(r.summary))} Level: **${r.level}**.`, r.rationale, r.example);
+  const text = section(r.id, `${prose(sentence(r.summary))} Level: **${r.level}**.`, r.rationale, r.example);
+  return r.host === undefined ? text : `${text}\n\n${hostLines(r, true).join("\n")}`;
 }
 
 /** One rule of either catalog as Markdown. */
@@ -266,7 +307,8 @@ export function renderLintRuleDetail(rule: LintRule): string {
     "Example:",
     `  ${rule.example}`,
     "",
-    `Reported by \`mcp-contract lint\`; change its level or turn it off in the policy file (\`"rules": {"${rule.id}": "${other}"}\`) or with \`--disable ${rule.id}\`.`,
+    ...(rule.host === undefined ? [] : [...hostLines(rule, false), ""]),
+    `Reported by \`mcp-contract lint${rule.host === undefined ? "" : ` --hosts ${rule.host}`}\`; change its level or turn it off in the policy file (\`"rules": {"${rule.id}": "${other}"}\`) or with \`--disable ${rule.id}\`.`,
     "",
   ].join("\n");
 }

@@ -17,8 +17,16 @@ export type LintLevel = (typeof LINT_LEVELS)[number];
 export type RuleCatalog = "diff" | "lint";
 export const RULE_CATALOGS: readonly RuleCatalog[] = ["diff", "lint"];
 
-export type DiffGroup = "schema" | "tool" | "resource" | "template" | "prompt" | "server" | "security";
-export type LintGroup = "protocol" | "quality" | "security";
+export type DiffGroup = "schema" | "tool" | "resource" | "template" | "prompt" | "skill" | "server" | "security";
+export type LintGroup = "protocol" | "quality" | "security" | "hosts";
+
+/**
+ * What a host does to the user when a tool falls outside what it accepts (host rules only):
+ * the whole tool list is rejected (every tool of the server stops working), the tool is
+ * dropped, a text is cut, a name is rewritten, or an argument is lost. The first two are
+ * errors, the others warnings.
+ */
+export type HostImpact = "list-rejected" | "tool-dropped" | "text-truncated" | "name-rewritten" | "argument-lost";
 
 interface RuleText {
   id: string;
@@ -63,6 +71,14 @@ export interface LintRule extends RuleText {
   catalog: "lint";
   group: LintGroup;
   level: LintLevel;
+  /** Host rules (group "hosts", src/hosts/): the host profile whose constraint this is. */
+  host?: string;
+  /** Host rules: what happens to the user. */
+  impact?: HostImpact;
+  /** Host rules: where the constraint is documented (vendor docs, or a public issue quoting the rejection). */
+  sources?: readonly string[];
+  /** Host rules: the day the sources were last checked (YYYY-MM-DD). */
+  checked?: string;
 }
 
 export type Rule = DiffRule | LintRule;

@@ -14,7 +14,7 @@ export interface IntentMatch extends Span {
 /** What a detector knows about the text beyond its own words. */
 export interface IntentContext {
   /** Where the text sits: server instructions may steer the server's own tools. */
-  kind: "server" | "tool" | "prompt" | "resource" | "resourceTemplate";
+  kind: "server" | "tool" | "prompt" | "resource" | "resourceTemplate" | "skill";
   /** The tool the text belongs to, if any. */
   own?: string;
   /** Tool names of the server. */

@@ -8,6 +8,7 @@ import { compareSurfaces } from "../../../src/policy/compare.ts";
 import { DIFF_RULES as RULES } from "../../../src/rules/registry.ts";
 import { contract, type Expected, prompt, resource, summary, template, tool } from "./helpers.ts";
 import { SURFACE_2026_ROWS } from "./rules-2026.ts";
+import { SKILL_ROWS } from "./rules-skills.ts";
 
 interface Row {
   title: string;
@@ -1025,6 +1026,7 @@ const GROUPS: [string, Row[]][] = [
   ["resources", RESOURCE_ROWS],
   ["resource templates", TEMPLATE_ROWS],
   ["prompts", PROMPT_ROWS],
+  ["skills", SKILL_ROWS],
   ["server", SERVER_ROWS],
   ["security", SECURITY_ROWS],
   ["2026 surface: x-mcp-header, MCP Apps, extensions, tasks", SURFACE_2026_ROWS],

@@ -50,6 +50,7 @@ const MIRROR_WAIVERS: Record<string, string> = {
   "resource-duplicate-added": "as tool-duplicate-added: a duplicate that goes away breaks no one",
   "template-duplicate-added": "as tool-duplicate-added: a duplicate that goes away breaks no one",
   "prompt-duplicate-added": "as tool-duplicate-added: a duplicate that goes away breaks no one",
+  "skill-duplicate-added": "as tool-duplicate-added: a duplicate that goes away breaks no one",
   "equivalent-rewrite": "a rewrite with no effect has none in either direction: the same rule both ways",
   "union-branch-change-absorbed":
     "an anyOf branch change another branch absorbs, narrowing or widening: one rule both ways",
@@ -158,6 +159,7 @@ describe("rule traits live on the registry rows (issue #28)", () => {
     expect(ids("duplicate")).toEqual([
       "prompt-duplicate-added",
       "resource-duplicate-added",
+      "skill-duplicate-added",
       "template-duplicate-added",
       "tool-duplicate-added",
     ]);
