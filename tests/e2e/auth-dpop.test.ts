@@ -155,6 +155,7 @@ describe("auth: DPoP-bound tokens (RFC 9449)", () => {
     const out = join(xdg, "mcp.contract.json");
     const snap = await runCli(["--verbose", "snapshot", "-o", out, "--url", server.url], { env });
     expect(snap.stderr).toContain("captured 1 tool");
+    expect(snap.stderr).toContain("a DPoP-bound token: a fresh proof signed per request");
     expect(snap.code).toBe(0);
     const lint = await runCli(["lint", "--format", "json", "--url", server.url], { env });
     expect(Array.isArray(JSON.parse(lint.stdout).findings)).toBe(true);
