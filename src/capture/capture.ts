@@ -6,6 +6,7 @@
  */
 import type { EraSetting } from "../connect/era.ts";
 import type { Opening, Session } from "../connect/session.ts";
+import { hashSurface } from "../contract/hashes.ts";
 import {
   type CaptureFacts,
   type ClientCapability,
@@ -133,7 +134,11 @@ export async function captureSurface(
   };
   if (facts.instructions !== undefined) contract.instructions = facts.instructions;
   if (skills !== undefined) contract.skills = skills.map(withoutMessageMeta) as Skill[];
-  return assertCapturedSurface(contract, options.fieldTypes ?? true);
+  assertCapturedSurface(contract, options.fieldTypes ?? true);
+  // Hashed once the boundary passed (finite numbers, bounded depth), as the server sent the
+  // items: before the lockfile sorts anything (src/contract/hashes.ts).
+  contract.hashes = hashSurface(contract);
+  return contract;
 }
 
 /** The subscriptions/listen filter for the lists whose capability announces listChanged. */

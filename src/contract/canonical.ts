@@ -16,6 +16,7 @@ const TOP_LEVEL_ORDER = [
   "resourceTemplates",
   "prompts",
   "skills",
+  "hashes",
 ];
 const CAPTURE_ORDER = ["clientCapabilities", "era", "supportedVersions", "env", "headers", "scopes"];
 /** The item's identity, then the human-facing fields, first in every item; the rest alphabetically. */

@@ -65,6 +65,8 @@ export interface Contract {
   prompts: Prompt[];
   /** Only when the server offers the Skills extension, so lockfiles of other servers read as before. */
   skills?: Skill[];
+  /** Content hashes of the items by list and identity (hashes.ts); absent in lockfiles written before them. */
+  hashes?: Record<string, Record<string, string | string[]>>;
 }
 
 /**

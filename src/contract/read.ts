@@ -5,6 +5,7 @@
  * their types, nothing is nested deeper than MAX_NESTING_DEPTH, every number is finite.
  */
 import { UsageError } from "../errors.ts";
+import { hashesProblem } from "./hashes.ts";
 import { locateJsonError } from "./json-position.ts";
 import { CLIENT_CAPABILITIES, type Contract, ERAS, isJsonObject, LOCKFILE_VERSION, SURFACE_LISTS } from "./model.ts";
 import { readPeerSurface } from "./peers/detect.ts";
@@ -129,6 +130,11 @@ export function parseContract(
   }
   // Written only for servers that offer the Skills extension.
   if (data.skills !== undefined && !Array.isArray(data.skills)) throw problem("$.skills", "expected an array");
+  // Written since content hashes were recorded; an older lockfile's are computed when needed (hashes.ts).
+  if (data.hashes !== undefined) {
+    const wrong = hashesProblem(data.hashes);
+    if (wrong) throw problem(`$.hashes${wrong.path}`, wrong.what);
+  }
   // Every item's fields, nesting depth and numbers: the same check a capture passes.
   // Tools shared with the lockfile read before passed these checks at the same depth there;
   // the others were checked as they were parsed. Any that did not pass are checked here, in order.

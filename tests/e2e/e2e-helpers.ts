@@ -74,6 +74,8 @@ export interface Lockfile {
   resources: { uri: string; [k: string]: unknown }[];
   resourceTemplates: { uriTemplate: string; [k: string]: unknown }[];
   prompts: { name: string; [k: string]: unknown }[];
+  /** Content hashes by list and item identity (src/contract/hashes.ts). */
+  hashes?: Record<string, Record<string, string | string[]>>;
 }
 
 export function readLockfile(path: string): Lockfile {

@@ -7,6 +7,7 @@ import { describe, expect, test } from "bun:test";
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import pkg from "../../package.json" with { type: "json" };
+import { contentHash } from "../../src/contract/hashes.ts";
 import {
   expectCleanFailure,
   fixtureTarget,
@@ -53,6 +54,7 @@ describe("happy path over stdio", () => {
       "resources",
       "resourceTemplates",
       "prompts",
+      "hashes",
     ]);
     expect(lock.lockfileVersion).toBe(1);
     expect(lock.server).toEqual({ name: "fixture", version: "1.0.0" });
@@ -87,6 +89,10 @@ describe("happy path over stdio", () => {
     const nested = schema?.properties?.nested;
     expect(nested?.required).toEqual(["a", "b"]);
     expect(JSON.stringify(nested?.properties)).toContain('"enum":["y","x"]');
+    // A content hash per item, over the item as the server sent it (its `required` unsorted), not as stored.
+    expect(Object.keys(lock.hashes ?? {})).toEqual(["prompts", "resourceTemplates", "resources", "tools"]);
+    expect(lock.hashes?.tools?.zeta).toBe(contentHash(RICH.tools[0] as never));
+    expect(lock.hashes?.tools?.zeta).not.toBe(contentHash(zeta as never));
     // No machine paths or timestamps.
     expect(text).not.toContain(dir);
     expect(text).not.toContain(ROOT);

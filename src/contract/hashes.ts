@@ -1,0 +1,128 @@
+/**
+ * Content hashes: one per item of the surface (tool, resource, resource template, prompt,
+ * skill), "sha256:" + the lower-case hex SHA-256 of the UTF-8 bytes of the item's RFC 8785
+ * canonical JSON (jcs.ts), over the item as the server sent it in its list result.
+ *
+ * The construction is the one the ecosystem converges on, so the hashes can be compared with
+ * theirs: the signed capability declarations draft (SEP-3140) hashes an item's RFC 8785 form
+ * with SHA-256 (it writes the digest base64url; the hex here is the same 32 bytes);
+ * ToolManifest-style pinning files write `sha256_hex(JCS(definition))`; the Skills extension
+ * (SEP-2640) spells digests "sha256:<hex>", as here. The digest-pinning proposal (SEP-1766)
+ * fixes no serialization; one implementation of it hashes sorted-key JSON of four tool fields,
+ * and mcp-scan's tool pinning an MD5 of the description: both give other values than a hash of
+ * the whole item.
+ *
+ * "As the server sent it" means the whole item, every field, before the lockfile's own
+ * normalization (`required` sorted as the set it is, keys in our order): JCS makes key order
+ * irrelevant, but array order counts. One exception: the per-message `_meta` keys (noise.ts:
+ * trace context, progress token, …) are not part of the item and differ on every answer, so
+ * they are left out, or every capture would change every hash.
+ *
+ * Lockfiles written before hashes have none. Their hashes are computed, when asked for, from
+ * the items as stored, which are normalized: for an item whose `required` the server sent in
+ * another order they differ from the hash a capture records. They are marked `derived`, and
+ * the diff compares recorded hashes only. Pure; no I/O (hashing is computation).
+ */
+import { createHash } from "node:crypto";
+import { canonicalize } from "./jcs.ts";
+import type { Contract, Json, JsonObject } from "./model.ts";
+import { SKILLS_LIST, SURFACE_LISTS } from "./model.ts";
+
+export const HASH_PREFIX = "sha256:";
+/** A content hash as the lockfile writes it. */
+export const HASH_PATTERN = /^sha256:[0-9a-f]{64}$/;
+
+/**
+ * The hashes of one list by item identity. An identity a server listed more than once
+ * (a duplicate, which the diff and lint report) has the hashes of all its copies, sorted.
+ */
+export type ListHashes = Record<string, string | string[]>;
+/** The lockfile's `hashes` section: per list key ("tools", …, "skills"), the hashes by identity. */
+export type ContentHashes = Record<string, ListHashes>;
+
+/** The content hash of one item (any JSON value): "sha256:" + hex SHA-256 of its RFC 8785 form. */
+export function contentHash(item: Json): string {
+  return HASH_PREFIX + createHash("sha256").update(canonicalize(item), "utf8").digest("hex");
+}
+
+/** The lists items live in, with their identity field: the four lists, then skills. */
+const HASHED_LISTS: readonly { key: string; id: string }[] = [...SURFACE_LISTS, SKILLS_LIST];
+
+/** The hashes of a list of items, by the string identity in `id` (items without one are skipped). */
+export function hashList(items: readonly JsonObject[], id: string): ListHashes {
+  const byId = new Map<string, string[]>();
+  for (const item of items) {
+    const identity = item[id];
+    if (typeof identity !== "string") continue;
+    const hash = contentHash(item);
+    const hashes = byId.get(identity);
+    if (hashes) hashes.push(hash);
+    else byId.set(identity, [hash]);
+  }
+  const out: ListHashes = {};
+  for (const [identity, hashes] of byId) {
+    out[identity] = hashes.length === 1 ? (hashes[0] as string) : hashes.sort();
+  }
+  return out;
+}
+
+/**
+ * The hashes of every list of a surface, from its items as they are in memory: at capture,
+ * as the server sent them; on a lockfile read, as stored. Empty lists are left out.
+ */
+export function hashSurface(contract: Contract): ContentHashes {
+  const out: ContentHashes = {};
+  const source = contract as unknown as Record<string, Json | undefined>;
+  for (const list of HASHED_LISTS) {
+    const items = source[list.key];
+    if (!Array.isArray(items) || items.length === 0) continue;
+    out[list.key] = hashList(items as JsonObject[], list.id);
+  }
+  return out;
+}
+
+export interface SurfaceHashes {
+  hashes: ContentHashes;
+  /** True when the lockfile had none and they were computed from its stored (normalized) items. */
+  derived: boolean;
+}
+
+const computed = new WeakMap<Contract, ContentHashes>();
+
+/** The recorded hashes of a surface, or (older lockfiles) hashes computed once from its stored items. */
+export function surfaceHashes(contract: Contract): SurfaceHashes {
+  if (contract.hashes !== undefined) return { hashes: contract.hashes, derived: false };
+  let hashes = computed.get(contract);
+  if (!hashes) {
+    hashes = hashSurface(contract);
+    computed.set(contract, hashes);
+  }
+  return { hashes, derived: true };
+}
+
+/**
+ * Where a `hashes` section read from a file is malformed: a JSON path below `$.hashes` and
+ * what was expected there, or undefined when it is well formed.
+ */
+export function hashesProblem(value: unknown): { path: string; what: string } | undefined {
+  const isObject = (v: unknown): v is Record<string, unknown> =>
+    typeof v === "object" && v !== null && !Array.isArray(v);
+  if (!isObject(value)) return { path: "", what: "expected an object of content hashes by list" };
+  for (const [listKey, list] of Object.entries(value)) {
+    const at = `[${JSON.stringify(listKey)}]`;
+    if (!isObject(list)) return { path: at, what: "expected an object of content hashes by item identity" };
+    for (const [identity, hash] of Object.entries(list)) {
+      const where = `${at}[${JSON.stringify(identity)}]`;
+      const hashes = Array.isArray(hash) ? hash : [hash];
+      for (const [i, one] of hashes.entries()) {
+        if (typeof one !== "string" || !HASH_PATTERN.test(one)) {
+          return {
+            path: Array.isArray(hash) ? `${where}[${i}]` : where,
+            what: `expected a content hash ("sha256:" and 64 lower-case hex digits), found ${JSON.stringify(one)?.slice(0, 80)}`,
+          };
+        }
+      }
+    }
+  }
+  return undefined;
+}
