@@ -21,6 +21,7 @@ const COMMANDS: Record<string, () => Promise<CommandUnknownOpts>> = {
   lint: async () => (await import("./lint.ts")).lintCommand(),
   mock: async () => (await import("./mock.ts")).mockCommand(),
   replay: async () => (await import("./replay.ts")).replayCommand(),
+  "can-i-deploy": async () => (await import("./can-i-deploy.ts")).canIDeployCommand(),
   record: async () => (await import("./record.ts")).recordCommand(),
   import: async () => (await import("./import.ts")).importCommand(),
   auth: async () => (await import("./auth.ts")).authCommand(),

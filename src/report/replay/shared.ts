@@ -11,7 +11,9 @@ export function findingLine(finding: ReplayFinding): string {
 
 /** Schema changes of can-i-deploy that reach a call, as lines. */
 export function schemaLines(call: CallOutcome): string[] {
-  return (call.schema ?? []).map((hit) => `${hit.rule} (${hit.severity}) at ${hit.path}: ${hit.message}`);
+  return (call.schema ?? []).map(
+    (hit) => `${hit.rule} (${hit.severity})${hit.path ? ` at ${hit.path}` : ""}: ${hit.message}`,
+  );
 }
 
 /** Whether a call fails its consumer: a replay finding, or a counted schema change reaching it. */
@@ -38,7 +40,9 @@ export function verdictLine(report: ReplayReport): string {
   if (report.command === "can-i-deploy") {
     return failing > 0
       ? `no: ${failing} of ${consumers} consumer${consumers === 1 ? "" : "s"}${where} would break.`
-      : `yes: none of the ${consumers} consumer${consumers === 1 ? "" : "s"}${where} would break.`;
+      : consumers === 1
+        ? `yes: the one consumer${where} would not break.`
+        : `yes: none of the ${consumers} consumers${where} would break.`;
   }
   return failing > 0
     ? `${failing} of ${consumers} consumer${consumers === 1 ? "" : "s"} would break.`
