@@ -19,6 +19,7 @@ import { redactUrls } from "../connect/target.ts";
 import { UsageError } from "../errors.ts";
 import type { Recorder } from "../mock/recorder.ts";
 import { classify, Pairing, type Sender } from "./pairing.ts";
+import { recordingSink } from "./sink.ts";
 import { SseEvents } from "./sse.ts";
 
 export interface HttpProxyOptions {
@@ -74,9 +75,9 @@ export async function startHttpProxy(options: HttpProxyOptions): Promise<HttpPro
     sessions.set(id, pairing);
     return pairing;
   };
-  const record = (pairing: Pairing, message: unknown, sender: Sender, bytes: number) => {
-    for (const exchange of pairing.see(message, sender, bytes)) options.recorder.record(exchange);
-  };
+  const sink = recordingSink(options.recorder, options.say);
+  const record = (pairing: Pairing, message: unknown, sender: Sender, bytes: number) =>
+    sink(pairing.see(message, sender, bytes));
 
   const forward = (request: IncomingMessage, response: ServerResponse) => {
     const post = new Pairing();

@@ -19,6 +19,7 @@
  *   they read client requests only.
  */
 import { META_KEYS } from "../connect/era.ts";
+import { isSecretParameter } from "../connect/target.ts";
 import { type Era, isJsonObject, type Json, type JsonObject } from "../contract/model.ts";
 import type { Exchange, RpcErrorBody } from "../mock/server.ts";
 
@@ -177,4 +178,15 @@ export class Pairing {
 /** Ids `1` and `"1"` are different ids in JSON-RPC. */
 function keyOf(sender: Sender, id: string | number): string {
   return `${sender === "client" ? "c" : "s"}${typeof id === "number" ? "n" : "s"}${id}`;
+}
+
+/**
+ * The arguments of a recorded call whose names look like credentials (`api_key`, `token`).
+ * They are recorded as sent, as `mock --record` does: the arguments are the consumer's contract
+ * and replay re-sends them; the proxy says so once instead (see sink.ts).
+ */
+export function credentialArguments(exchange: Exchange): string[] {
+  if (exchange.from === "server" || (exchange.method !== "tools/call" && exchange.method !== "prompts/get")) return [];
+  const args = isJsonObject(exchange.params) ? exchange.params.arguments : undefined;
+  return isJsonObject(args) ? Object.keys(args).filter((name) => isSecretParameter(name)) : [];
 }

@@ -23,6 +23,7 @@ import { ServerError, UsageError } from "../errors.ts";
 import type { Recorder } from "../mock/recorder.ts";
 import { LineSplitter } from "../util/lines.ts";
 import { Pairing, type Sender } from "./pairing.ts";
+import { recordingSink } from "./sink.ts";
 
 export interface StdioProxyOptions {
   target: Extract<Target, { kind: "stdio" }>;
@@ -44,9 +45,8 @@ const FORWARDED_SIGNALS = ["SIGINT", "SIGTERM", "SIGHUP", "SIGQUIT"] as const;
 export async function runStdioProxy(options: StdioProxyOptions): Promise<number> {
   const { target, recorder } = options;
   const pairing = new Pairing();
-  const record = (message: unknown, sender: Sender, bytes: number) => {
-    for (const exchange of pairing.see(message, sender, bytes)) recorder.record(exchange);
-  };
+  const sink = recordingSink(recorder, options.say);
+  const record = (message: unknown, sender: Sender, bytes: number) => sink(pairing.see(message, sender, bytes));
   const transport = new ChildProcessTransport(
     target,
     options.errorOutput,

@@ -246,7 +246,9 @@ process.stdin.on("end", () => process.exit(7));
 describe("passthrough", () => {
   const script = join(dir, "scripted-server.mjs");
   const input = Buffer.concat([
-    Buffer.from('{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"t","arguments":{"q":"été"}}}\n'),
+    Buffer.from(
+      '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"t","arguments":{"q":"été","api_key":"k-1"}}}\n',
+    ),
     Buffer.from("this line is not json\r\n"),
     Buffer.from('  {"jsonrpc": "2.0", "method": "notifications/initialized"}  \n'),
     Buffer.from([0xff, 0xfe, 0x0a]),
@@ -291,6 +293,8 @@ describe("passthrough", () => {
       // The batch is not a request to the scripted server (it reads objects): only id 1 is answered.
       expect(result.stdout.toString("utf8")).toBe(expectedOutput(["1"]));
       expect(result.stderr).toContain("scripted server: ready");
+      // An argument named like a credential is recorded as sent, and said once.
+      expect(result.stderr.match(/sends an argument named "api_key", which looks like a credential/g)).toHaveLength(1);
       expect(result.code).toBe(7);
       const lines = readLines(out);
       expect(lines.map((l) => l.method).sort()).toEqual(["notifications/initialized", "tools/call"]);

@@ -6,7 +6,7 @@
 import { describe, expect, test } from "bun:test";
 import { parseCalls } from "../../../src/policy/calls.ts";
 import { forwardedHeaders } from "../../../src/record/http-proxy.ts";
-import { classify, Pairing, requestEra } from "../../../src/record/pairing.ts";
+import { classify, credentialArguments, Pairing, requestEra } from "../../../src/record/pairing.ts";
 import { SseEvents } from "../../../src/record/sse.ts";
 
 const T = "2026-01-01T00:00:00.000Z";
@@ -159,6 +159,18 @@ describe("Pairing", () => {
         result: { content: [], structuredContent: { ok: true } },
       },
     ]);
+  });
+});
+
+describe("credentialArguments", () => {
+  test("names a call's arguments that look like credentials; the values stay as sent", () => {
+    const p = pairing();
+    p.see(call(1, "search", { arguments: { query: "x", api_key: "k", accessToken: "t", monkey: 1 } }), "client");
+    const [exchange] = p.see(ok(1), "server");
+    expect(credentialArguments(exchange as never)).toEqual(["api_key", "accessToken"]);
+    expect((exchange?.params as { arguments: object }).arguments).toMatchObject({ api_key: "k", accessToken: "t" });
+    p.see({ jsonrpc: "2.0", id: 2, method: "tools/list", params: { arguments: { token: "x" } } }, "client");
+    expect(credentialArguments(p.see(ok(2), "server")[0] as never)).toEqual([]);
   });
 });
 
