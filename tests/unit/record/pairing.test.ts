@@ -168,7 +168,11 @@ describe("credentialArguments", () => {
     p.see(call(1, "search", { arguments: { query: "x", api_key: "k", accessToken: "t", monkey: 1 } }), "client");
     const [exchange] = p.see(ok(1), "server");
     expect(credentialArguments(exchange as never)).toEqual(["api_key", "accessToken"]);
-    expect((exchange?.params as { arguments: object }).arguments).toMatchObject({ api_key: "k", accessToken: "t" });
+    expect(exchange?.params).toMatchObject({ arguments: { api_key: "k" } });
+    expect((exchange?.params as { arguments: object } | undefined)?.arguments).toMatchObject({
+      api_key: "k",
+      accessToken: "t",
+    });
     p.see({ jsonrpc: "2.0", id: 2, method: "tools/list", params: { arguments: { token: "x" } } }, "client");
     expect(credentialArguments(p.see(ok(2), "server")[0] as never)).toEqual([]);
   });
