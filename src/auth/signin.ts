@@ -120,7 +120,7 @@ export async function signInInteractive(discovery: Discovery, options: SignInOpt
         cause: error,
       });
     }
-    const tokens = await tokenRequest("exchanging the authorization code", () =>
+    const tokens = await tokenRequest("exchanging the authorization code", dpopHint(as, key), () =>
       oauth
         .authorizationCodeGrantRequest(
           as,
@@ -165,7 +165,7 @@ async function clientCredentialsGrant(
   key: DpopKey | undefined,
   deadline?: Deadline,
 ): Promise<oauth.TokenEndpointResponse> {
-  return tokenRequest("the client credentials grant", () =>
+  return tokenRequest("the client credentials grant", dpopHint(as, key), () =>
     oauth
       .clientCredentialsGrantRequest(
         as,
@@ -195,7 +195,7 @@ export async function refreshCredential(credential: Credential, deadline?: Deadl
   let tokens: oauth.TokenEndpointResponse;
   if (credential.refreshToken) {
     const refreshToken = credential.refreshToken;
-    tokens = await tokenRequest("refreshing the access token", () =>
+    tokens = await tokenRequest("refreshing the access token", dpopHint(as, key), () =>
       oauth
         .refreshTokenGrantRequest(
           as,
@@ -236,15 +236,27 @@ function tokenEndpoint(as: oauth.AuthorizationServer): string {
   return as.token_endpoint ?? as.issuer;
 }
 
-async function tokenRequest<T>(what: string, run: () => Promise<T>): Promise<T> {
+/**
+ * What to add when a token request without a proof is refused for want of DPoP: the server
+ * offers DPoP with algorithms we do not sign with (or does not say it offers it at all).
+ */
+function dpopHint(as: oauth.AuthorizationServer, key: DpopKey | undefined): string {
+  if (key) return "";
+  const algs = as.dpop_signing_alg_values_supported;
+  return ` The authorization server requires DPoP proofs (RFC 9449); mcp-contract signs them with ES256 only, and the server's metadata ${Array.isArray(algs) && algs.length ? `offers ${algs.join(", ")}` : "does not offer DPoP (dpop_signing_alg_values_supported)"}. Ask its operator to offer ES256 for DPoP.`;
+}
+
+async function tokenRequest<T>(what: string, dpopAdvice: string, run: () => Promise<T>): Promise<T> {
   try {
     return await run();
   } catch (error) {
     // Too slow or too large: said as it is (the message names the token endpoint), never as a grant to renew.
     if (error instanceof AuthLimitError) throw error;
     const invalidGrant = error instanceof oauth.ResponseBodyError && error.error === "invalid_grant";
+    const wantsDpop =
+      error instanceof oauth.ResponseBodyError && ["invalid_dpop_proof", "use_dpop_nonce"].includes(error.error);
     throw new ServerError(
-      `${what} failed: ${describeOAuthError(error)}.${invalidGrant ? " The grant is no longer valid (revoked, expired or already used): sign in again with `mcp-contract auth --url URL`." : ""}`,
+      `${what} failed: ${describeOAuthError(error)}.${invalidGrant ? " The grant is no longer valid (revoked, expired or already used): sign in again with `mcp-contract auth --url URL`." : ""}${wantsDpop ? dpopAdvice : ""}`,
       { cause: error },
     );
   }

@@ -231,4 +231,37 @@ describe("auth: DPoP-bound tokens (RFC 9449)", () => {
     expect(damaged.stderr).toContain(`mcp-contract auth --url ${server.url}`);
     expectKeyNeverShown([damaged.stderr], key.jwk.d.slice(0, 20));
   }, 60_000);
+
+  test("a 403 insufficient_scope to a DPoP token: the scope re-ask carries a proof (and the nonce), so the message names the scope", async () => {
+    const server = await startFixture({
+      dpop: { nonce: true },
+      requireScope: "notes:write",
+      clients: [{ id: "ci-client", secret: CI_SECRET }],
+    });
+    const xdg = tempDir();
+    const env = { XDG_CONFIG_HOME: xdg };
+    const signIn = await runCli(["auth", "--url", server.url, "--client-credentials"], {
+      env: { ...env, MCP_CONTRACT_CLIENT_ID: "ci-client", MCP_CONTRACT_CLIENT_SECRET: CI_SECRET },
+    });
+    expect(signIn.code).toBe(0);
+    const snap = await runCli(["snapshot", "-o", "-", "--url", server.url], { env });
+    expectCleanFailure(snap, 3);
+    expect(snap.stderr).toContain("403 Forbidden");
+    expect(snap.stderr).toContain("it asks for scope notes:write");
+    expect(refusalsOtherThanNonce(await server.stats())).toEqual({});
+  }, 30_000);
+
+  test("DPoP offered only with an algorithm we do not sign with: a Bearer request, which a DPoP-only server refuses cleanly", async () => {
+    const server = await startFixture({ dpop: { algs: ["EdDSA"] }, clients: [{ id: "ci-client", secret: CI_SECRET }] });
+    const env = { XDG_CONFIG_HOME: tempDir() };
+    const check = await runCli(["auth", "--check", "--url", server.url], { env });
+    expect(check.stdout).toContain("offered with EdDSA only; mcp-contract signs ES256, so it asks for Bearer tokens");
+    const signIn = await runCli(["auth", "--url", server.url, "--client-credentials"], {
+      env: { ...env, MCP_CONTRACT_CLIENT_ID: "ci-client", MCP_CONTRACT_CLIENT_SECRET: CI_SECRET },
+    });
+    expectCleanFailure(signIn, 3);
+    expect(signIn.stderr).toContain("invalid_dpop_proof");
+    expect(signIn.stderr).toContain("signs them with ES256 only, and the server's metadata offers EdDSA");
+    expect(signIn.stderr).not.toContain(CI_SECRET);
+  }, 30_000);
 });
