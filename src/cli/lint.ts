@@ -13,6 +13,7 @@ import { emptyPolicy } from "../policy/policy.ts";
 import { LINT_FAIL_ON, type LintFailOn } from "../report/model.ts";
 import { catalogOf, suggestRuleIds } from "../rules/registry.ts";
 import { type GlobalOptions, makeUi } from "./globals.ts";
+import { hostsOption, resolveHosts } from "./hosts-option.ts";
 import { readLockfile } from "./lockfile.ts";
 import { addPeerAliases } from "./peer-aliases.ts";
 import { locatePolicy, policyFileOptions, readPolicyFile } from "./policy-options.ts";
@@ -75,6 +76,7 @@ export function lintCommand() {
           .argParser(tokens)
           .default(DEFAULT_LINT_OPTIONS.tokenBudget),
       )
+      .addOption(hostsOption())
       .addOption(format)
       .addOption(output),
   );
@@ -88,6 +90,7 @@ Examples:
   $ mcp-contract lint --from mcp.contract.json --format sarif=lint.sarif --format github
   $ mcp-contract lint --url http://127.0.0.1:3000/mcp --fail-on warning
   $ mcp-contract lint --disable embedded-url,parameter-description-missing
+  $ mcp-contract lint --from mcp.contract.json --hosts gemini-parameters,openai   # will these hosts accept it?
   $ mcp-contract rules --catalog lint        # every lint rule, with its level
 
 Exit codes: 0 nothing at or over --fail-on, 1 it was reached, 2 bad flags, lockfile or policy file,
@@ -100,6 +103,7 @@ Exit codes: 0 nothing at or over --fail-on, 1 it was reached, 2 bad flags, lockf
       failOn: LintFailOn;
       disable?: string[];
       tokenBudget: number;
+      hosts?: string[];
       format?: string[];
       output?: string[];
       policy?: string | false;
@@ -108,6 +112,8 @@ Exit codes: 0 nothing at or over --fail-on, 1 it was reached, 2 bad flags, lockf
     const ui = makeUi(globals);
     const plans = planOutputs(options.format, options.output, globals);
     const disabled = parseDisabled(options.disable);
+    // Checked before any server starts: a typo in a profile name is exit 2 at once.
+    if (options.hosts !== undefined) resolveHosts(options.hosts, undefined);
     const live = commandArgs.length > 0 || options.url !== undefined || options.server !== undefined;
     if (live && options.from !== undefined) {
       throw new UsageError("give either --from FILE or a live server (after `--`, --url or --server), not both.");
@@ -132,6 +138,7 @@ Exit codes: 0 nothing at or over --fail-on, 1 it was reached, 2 bad flags, lockf
     const policyPath = locatePolicy(options.policy, from ?? DEFAULT_LOCKFILE);
     const policy = policyPath ? readPolicyFile(policyPath, typeof options.policy === "string") : emptyPolicy();
     if (policyPath) ui.debug(`policy: ${policyPath}`);
+    const hosts = resolveHosts(options.hosts, policy.hosts);
 
     let contract: Contract;
     let closed: Promise<void> | undefined;
@@ -167,6 +174,7 @@ Exit codes: 0 nothing at or over --fail-on, 1 it was reached, 2 bad flags, lockf
         tokenBudget: options.tokenBudget,
         disabled,
         failOn: options.failOn,
+        ...(hosts.length > 0 && { hosts }),
       });
       // The linted surface is the report's only, "current", side.
       await writeReports(judged.report, plans, globals.color ?? "auto", {

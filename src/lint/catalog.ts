@@ -1,8 +1,9 @@
 /**
  * Every lint rule's check, by rule id: protocol correctness, quality for the model that reads
  * the surface, and security (tool poisoning), one module per group. The type says every lint
- * rule of the registry has exactly one check here.
+ * rule of the registry has exactly one check here; the host rules' checks run only with --hosts.
  */
+import { HOST_CHECKS } from "../hosts/lint-checks.ts";
 import type { LintRuleId } from "../rules/registry.ts";
 import type { LintCheck } from "./model.ts";
 import { PROTOCOL_CHECKS } from "./rules-protocol.ts";
@@ -13,4 +14,5 @@ export const LINT_CHECKS: Readonly<Record<LintRuleId, LintCheck>> = {
   ...PROTOCOL_CHECKS,
   ...QUALITY_CHECKS,
   ...SECURITY_CHECKS,
+  ...HOST_CHECKS,
 };

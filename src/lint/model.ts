@@ -26,6 +26,8 @@ export interface Finding {
 export interface LintOptions {
   /** Warn when the estimated tokens of the whole tool list exceed this. */
   tokenBudget: number;
+  /** Host profiles to check against (`--hosts`, src/hosts/); none: the host rules find nothing. */
+  hosts?: readonly string[];
 }
 
 export const DEFAULT_LINT_OPTIONS: LintOptions = { tokenBudget: 10_000 };

@@ -13,6 +13,7 @@
 import type { Contract } from "../contract/model.ts";
 import { importedNotice } from "../contract/peers/imported.ts";
 import { attachWitnesses } from "../diff/witnesses.ts";
+import { hostOutcomes } from "../hosts/summary.ts";
 import { lintContract } from "../lint/lint.ts";
 import { toolListSize } from "../lint/rules-quality.ts";
 import type { SecurityOptions } from "../lint/rules-security.ts";
@@ -98,11 +99,18 @@ export interface LintRun {
   /** Rule ids turned off for this run (--disable). */
   disabled: ReadonlySet<string>;
   failOn: LintFailOn;
+  /** Host profiles (`--hosts`, the policy file's "hosts"): their rules run, and the report ends with their outcomes. */
+  hosts?: readonly string[];
 }
 
 /** lint. */
 export function judgeLint(run: LintRun): { report: LintReport; exitCode: 0 | 1 } {
-  const options: SecurityOptions = { tokenBudget: run.tokenBudget, allowHosts: run.policy.allowHosts };
+  const hosts = run.hosts ?? [];
+  const options: SecurityOptions = {
+    tokenBudget: run.tokenBudget,
+    allowHosts: run.policy.allowHosts,
+    ...(hosts.length > 0 && { hosts }),
+  };
   const found = lintContract(run.contract, options, run.disabled);
   const findings = fingerprintFindings(applyLintOverrides(found, run.policy));
   const ignored = applyIgnores(findings, run.policy, run.today, "lint");
@@ -114,5 +122,6 @@ export function judgeLint(run: LintRun): { report: LintReport; exitCode: 0 | 1 }
     run.failOn,
     [...(imported ? [importedNotice("linted file", run.source, imported, true)] : []), ...ignored.notices],
   );
+  if (hosts.length > 0) report.hosts = hostOutcomes(report.findings, hosts);
   return { report, exitCode: report.result === "fail" ? 1 : 0 };
 }

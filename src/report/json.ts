@@ -71,7 +71,18 @@ export function renderJson(report: AnyReport): string {
     ...verdictFields(report),
     ...tallyFields(report),
     ...(report.command === "lint"
-      ? { findings: report.findings.map(findingJson) }
+      ? {
+          ...(report.hosts && {
+            hosts: report.hosts.map(({ host, toolsRejected, toolsDropped, toolsAltered, listRejected }) => ({
+              host,
+              toolsRejected,
+              toolsDropped,
+              toolsAltered,
+              listRejected,
+            })),
+          }),
+          findings: report.findings.map(findingJson),
+        }
       : {
           ...(report.nextVersion !== undefined && { nextVersion: report.nextVersion }),
           ...(report.scope && { scope: report.scope }),

@@ -111,10 +111,12 @@ export function itemMessage(item: ReportItem): string {
 }
 
 /** `{ group }` of a lint catalog rule, to spread into an object; empty for an id the catalog does not know. */
-export function lintGroupOf(rule: string): { group?: LintGroup } {
+export function lintGroupOf(rule: string): { group?: LintGroup; host?: string } {
   const found = findRule(rule);
   const group = found?.catalog === "lint" ? found.group : undefined;
-  return group ? { group } : {};
+  if (!group) return {};
+  // Host rules (lint --hosts) carry their host profile beside the group, in JSON and SARIF.
+  return found?.catalog === "lint" && found.host !== undefined ? { group, host: found.host } : { group };
 }
 
 /** "name version" of a side's server, "" when it has neither. */

@@ -6,6 +6,7 @@
  * fails, and the notices last, where the eye lands. Colour only when the caller asks for it. Pure.
  */
 import { type Entry, entriesOf, type SectionKey, sectionsOf } from "./entries.ts";
+import { hostSummaryLines } from "./hosts.ts";
 import {
   type AnyReport,
   gradeRank,
@@ -161,11 +162,18 @@ function changesBody(report: Report, style: TextStyle): string[] {
   ];
 }
 
+/** With --hosts: what each host profile does to the surface, last. */
+function hostsBlock(report: LintReport, style: TextStyle): string[] {
+  const lines = hostSummaryLines(report);
+  if (lines.length === 0) return [];
+  return ["", paint(style, "1", "hosts:"), ...lines.map((line) => `  ${escapeControls(line)}`)];
+}
+
 function findingsBody(report: LintReport, style: TextStyle): string[] {
   const estimate = paint(style, "2", toolListLine(report.toolList));
   if (report.findings.length === 0) {
     const verdict = report.failOn === "never" ? [] : [verdictText(report, style)];
-    return [`${paint(style, "32", "✔")} no findings`, estimate, ...verdict];
+    return [`${paint(style, "32", "✔")} no findings`, estimate, ...verdict, ...hostsBlock(report, style)];
   }
   return [
     ...sections(report, style),
@@ -173,6 +181,7 @@ function findingsBody(report: LintReport, style: TextStyle): string[] {
     estimate,
     verdictText(report, style),
     ...acceptBlock(report, style),
+    ...hostsBlock(report, style),
   ];
 }
 

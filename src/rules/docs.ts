@@ -13,6 +13,7 @@ export const GROUP_TITLES: Record<DiffGroup, string> = {
   template: "Resource templates",
   prompt: "Prompts",
   skill: "Skills (the Skills extension, SEP-2640)",
+  item: "Any item (tools, resources, templates, prompts)",
   server: "Server",
   security: "Security drift (text that turns hostile)",
 };
@@ -25,7 +26,7 @@ export const LINT_GROUP_TITLES: Record<LintGroup, string> = {
 };
 
 const HOSTS_INTRO =
-  "Reported only for the host profiles named by `--hosts NAME,…` (or `all`, or the policy file's `\"hosts\"`): what a model API or MCP client rejects or rewrites although MCP allows it. An error when the host rejects the tool or the whole tool list, a warning when it cuts a text or rewrites a name. Each rule names its host, what happens to the user, its sources (vendor documentation, or a public issue quoting the rejection) and the day they were checked. With `check --hosts` and `diff --hosts`, a change that brings in such a rejection is breaking (`host-incompatibility-added`).";
+  'Reported only for the host profiles named by `--hosts NAME,…` (or `all`, or the policy file\'s `"hosts"`): what a model API or MCP client rejects or rewrites although MCP allows it. An error when the host rejects the tool or the whole tool list, a warning when it cuts a text or rewrites a name. Each rule names its host, what happens to the user, its sources (vendor documentation, or a public issue quoting the rejection) and the day they were checked. With `check --hosts` and `diff --hosts`, a change that brings in such a rejection is breaking (`host-incompatibility-added`).';
 
 const IMPACT_LABEL: Record<NonNullable<LintRule["impact"]>, string> = {
   "list-rejected": "the whole tool list is rejected",

@@ -17,7 +17,16 @@ export type LintLevel = (typeof LINT_LEVELS)[number];
 export type RuleCatalog = "diff" | "lint";
 export const RULE_CATALOGS: readonly RuleCatalog[] = ["diff", "lint"];
 
-export type DiffGroup = "schema" | "tool" | "resource" | "template" | "prompt" | "skill" | "server" | "security";
+export type DiffGroup =
+  | "schema"
+  | "tool"
+  | "resource"
+  | "template"
+  | "prompt"
+  | "skill"
+  | "item"
+  | "server"
+  | "security";
 export type LintGroup = "protocol" | "quality" | "security" | "hosts";
 
 /**

@@ -3,13 +3,15 @@
  * are typed: an emit site that names a rule the registry does not have fails to compile.
  * Pure; imports nothing but the rule tables.
  */
+import { HOST_RULE_ROWS } from "../hosts/profiles.ts";
 import { suggest } from "../util/text.ts";
 import { DIFF_RULE_ROWS } from "./diff-rules.ts";
 import { LINT_RULE_ROWS } from "./lint-rules.ts";
 import type { DiffRule, DiffRuleTrait, LintRule, Rule, RuleCatalog } from "./model.ts";
 
 export type DiffRuleId = (typeof DIFF_RULE_ROWS)[number]["id"];
-export type LintRuleId = (typeof LINT_RULE_ROWS)[number]["id"];
+/** Lint rules, host rules (src/hosts/, group "hosts", reported with `lint --hosts`) among them. */
+export type LintRuleId = (typeof LINT_RULE_ROWS)[number]["id"] | (typeof HOST_RULE_ROWS)[number]["id"];
 export type RuleId = DiffRuleId | LintRuleId;
 
 /**
@@ -23,8 +25,8 @@ function tag<Row, C extends RuleCatalog>(rows: readonly Row[], catalog: C): read
 
 /** The diff rules (`check`, `diff`), in catalog order. */
 export const DIFF_RULES: readonly DiffRule[] = tag(DIFF_RULE_ROWS, "diff");
-/** The lint rules (`lint`), in catalog order: protocol, quality, security. */
-export const LINT_RULES: readonly LintRule[] = tag(LINT_RULE_ROWS, "lint");
+/** The lint rules (`lint`), in catalog order: protocol, quality, security, then the host rules. */
+export const LINT_RULES: readonly LintRule[] = tag([...LINT_RULE_ROWS, ...HOST_RULE_ROWS], "lint");
 /** Every rule: diff rules first. Ids never collide (a unit test says so). */
 export const RULES: readonly Rule[] = [...DIFF_RULES, ...LINT_RULES];
 

@@ -99,7 +99,9 @@ describe("rule catalog", () => {
       expect(Object.keys(entry)).toEqual(
         entry.catalog === "diff"
           ? ["catalog", "id", "group", "summary", "input", "output", "rationale", "example"]
-          : ["catalog", "id", "group", "level", "summary", "rationale", "example"],
+          : entry.group === "hosts"
+            ? ["catalog", "id", "group", "level", "summary", "rationale", "example", "host", "impact", "sources", "checked"]
+            : ["catalog", "id", "group", "level", "summary", "rationale", "example"],
       );
     }
     expect(JSON.stringify(json)).not.toContain('"check"');

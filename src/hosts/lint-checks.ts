@@ -1,0 +1,47 @@
+/**
+ * The host rules as lint checks: each returns its own findings of one shared run of the host
+ * checker over the contract, made on the first host rule's turn and kept for the others of the
+ * same lint run. Without hosts selected (LintOptions.hosts) they find nothing, so `lint` without
+ * --hosts reports exactly what it did before. Pure.
+ */
+import type { Contract } from "../contract/model.ts";
+import type { Found } from "../lint/found.ts";
+import type { LintCheck, LintOptions } from "../lint/model.ts";
+import { indexShapes, type SurfaceSizes } from "../lint/shapes.ts";
+import { checkHosts } from "./check.ts";
+import { HOST_RULE_ROWS } from "./profiles.ts";
+
+type HostRuleId = (typeof HOST_RULE_ROWS)[number]["id"];
+
+interface Run {
+  /** The shape index of the lint run (a new object each run: a contract changed since is checked again). */
+  sizes: SurfaceSizes;
+  hosts: string;
+  byRule: Map<string, Found[]>;
+}
+
+const RUNS = new WeakMap<Contract, Run>();
+
+function findingsOf(contract: Contract, options: LintOptions, rule: string): Found[] {
+  const hosts = options.hosts ?? [];
+  if (hosts.length === 0) return [];
+  const sizes = indexShapes(contract);
+  const key = hosts.join(",");
+  let run = RUNS.get(contract);
+  if (!run || run.sizes !== sizes || run.hosts !== key) {
+    const byRule = new Map<string, Found[]>();
+    for (const f of checkHosts(contract, hosts, sizes)) {
+      const { rule: id, ...finding } = f;
+      const list = byRule.get(id);
+      if (list) list.push(finding);
+      else byRule.set(id, [finding]);
+    }
+    run = { sizes, hosts: key, byRule };
+    RUNS.set(contract, run);
+  }
+  return run.byRule.get(rule) ?? [];
+}
+
+export const HOST_CHECKS = Object.fromEntries(
+  HOST_RULE_ROWS.map((row) => [row.id, ((contract, options) => findingsOf(contract, options, row.id)) as LintCheck]),
+) as Record<HostRuleId, LintCheck>;

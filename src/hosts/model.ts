@@ -1,0 +1,56 @@
+/**
+ * Host compatibility profiles: a model API or MCP client that accepts only part of JSON Schema
+ * or of MCP's naming rules, with one lint rule (group "hosts") per sourced constraint. A
+ * profile's checks look at a tool's name, at each node of its inputSchema (one walk shared by
+ * every selected profile), and at the whole list. Pure types; no I/O.
+ */
+import type { Contract, Json, JsonObject, Tool } from "../contract/model.ts";
+import type { TargetKind } from "../contract/surface.ts";
+import type { HostImpact, LintRuleRow } from "../rules/model.ts";
+
+/** The day every source of every host rule was last checked. */
+export const HOSTS_CHECKED = "2026-12-02";
+
+/** A host rule's row: a lint rule that also names its host, impact, sources and date. */
+export interface HostRuleRow extends LintRuleRow {
+  group: "hosts";
+  host: string;
+  impact: HostImpact;
+  sources: readonly string[];
+  checked: string;
+}
+
+/** What a check reports; the rule's level comes from the registry, the target prefix from the checker. */
+export interface HostHit {
+  rule: string;
+  /** JSON Pointer inside the item ("" for the item itself). */
+  path: string;
+  /** What the host does and the smallest edit that avoids it, without the "tool NAME: " prefix. */
+  message: string;
+  evidence?: Json;
+}
+
+/** A schema node as the shared walk hands it to the profiles. */
+export interface SchemaNode {
+  schema: JsonObject;
+  /** Its JSON Pointer inside the tool ("/inputSchema/properties/city"), built only when read. */
+  readonly path: string;
+  /** The keyword that led here from the parent ("properties", "items", "anyOf"…), "" at the root. */
+  via: string;
+}
+
+export interface HostProfile {
+  /** The name users give to --hosts and the policy file's "hosts". */
+  id: string;
+  /** For people: "Gemini API, `parameters` (OpenAPI subset)". */
+  title: string;
+  rules: readonly HostRuleRow[];
+  /** Walk into $defs/definitions (false when the profile rejects them outright: one finding is enough). */
+  walkDefs?: boolean;
+  /** One tool's name and texts. */
+  tool?(tool: Tool, hit: (h: HostHit) => void): void;
+  /** One node of a tool's inputSchema (every node, depth first, the root first). */
+  node?(node: SchemaNode, hit: (h: HostHit) => void): void;
+  /** The whole surface: list-level limits (tool counts, instructions). Hits target `kind`/`name`. */
+  list?(contract: Contract, hit: (h: HostHit & { kind: TargetKind; name: string }) => void): void;
+}
