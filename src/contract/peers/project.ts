@@ -22,6 +22,9 @@ export function fillUnknown(partial: Contract, other: Contract): Contract {
   const imported = partial.capture.importedFrom;
   if (imported === undefined) return partial;
   const out: Contract = { ...partial };
+  // No peer format holds skills (SEP-2640): a converted side's are unknown, never absent.
+  if (other.skills === undefined) delete out.skills;
+  else out.skills = other.skills;
   for (const field of imported.unknown) {
     if (field === "capabilities") out.capabilities = other.capabilities;
     else if (field === "protocolVersion") out.protocolVersion = other.protocolVersion;

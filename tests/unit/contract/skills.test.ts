@@ -12,6 +12,7 @@ import { assertCapturedSurface } from "../../../src/contract/validate.ts";
 import { ServerError, UsageError } from "../../../src/errors.ts";
 import { lintContract } from "../../../src/lint/lint.ts";
 import { MockServer } from "../../../src/mock/server.ts";
+import { compareSurfaces } from "../../../src/policy/compare.ts";
 
 const DIGEST = `sha256:${"0".repeat(64)}`;
 
@@ -145,5 +146,28 @@ describe("lint", () => {
     expect(on("skill://long/SKILL.md").map((f) => [f.rule, f.path])).toEqual([
       ["description-too-long", "/frontmatter/description"],
     ]);
+  });
+});
+
+describe("peer formats", () => {
+  test("a side converted from a peer tool's file (which cannot hold skills) shows no skill changes", () => {
+    const imported: Contract = {
+      ...base,
+      capture: {
+        clientCapabilities: [],
+        importedFrom: {
+          format: "mcp-covenant",
+          version: "0.1.0",
+          unknown: ["capabilities"],
+          holds: { tools: ["name"] },
+        },
+      },
+    };
+    const withSkills = { ...base, skills: [skill("a")] };
+    const skillChanges = (a: Contract, b: Contract) => compareSurfaces(a, b).filter((c) => c.target.kind === "skill");
+    expect(skillChanges(imported, withSkills)).toEqual([]);
+    expect(skillChanges(withSkills, imported)).toEqual([]);
+    // Two lockfiles of ours do differ.
+    expect(skillChanges(base, withSkills).map((c) => c.rule)).toEqual(["skill-added"]);
   });
 });
