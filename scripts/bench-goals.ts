@@ -7,6 +7,7 @@
  *   diff of the witness-heaviest    ≤ 4   × hello-world
  *   10,000-tool diff with witnesses ≤ 1.5 × the parse floor (a binary that reads and parses both files)
  *   lint of 10,000 tools            ≤ 2   × the parse floor of its one file
+ *   lint of 10,000 distinct tools   ≤ 3   × the parse floor, time (issue #33: no two schemas alike)
  *   peak memory of both             ≤ 2   × the parse floor's
  *   capture − shutdown grace        ≤ 1.1 × the server's own spawn → last list reply
  *
@@ -253,10 +254,18 @@ export async function goalsBenchmark(options: GoalOptions): Promise<void> {
   const b = join(tmp, "goal-b.json");
   writeFileSync(a, serializeContract(before));
   writeFileSync(b, serializeContract(after));
-  const big: Record<string, string[]> = { "floor both": [floor, a, b], "floor one": [floor, a] };
+  // The same number of tools, no two schemas alike: what a shape cache cannot shortcut.
+  const d = join(tmp, "goal-distinct.json");
+  writeFileSync(d, serializeContract(syntheticPair(options.tools, 0.05, 7, true)[0]));
+  const big: Record<string, string[]> = {
+    "floor both": [floor, a, b],
+    "floor one": [floor, a],
+    "floor distinct": [floor, d],
+  };
   for (const bin of bins) {
     big[`${bin.label} diff`] = [bin.path, "diff", a, b, "--format", "json"];
     big[`${bin.label} lint`] = [bin.path, "lint", "--from", a, "--format", "json", "--fail-on", "never"];
+    big[`${bin.label} lint-distinct`] = [bin.path, "lint", "--from", d, "--format", "json", "--fail-on", "never"];
   }
   const g = interleave(big, options.bigRuns, tmp, 0);
   const gm = (name: string, key: "ms" | "mib") => median((g[name] ?? []).map((x) => x[key]));
@@ -266,6 +275,14 @@ export async function goalsBenchmark(options: GoalOptions): Promise<void> {
     [`${n}-tool diff with witnesses vs the parse floor (peak RSS)`, "diff", "floor both", 2, "mib"],
     [`lint of ${n} tools vs the parse floor of its file (time)`, "lint", "floor one", 2, "ms"],
     [`lint of ${n} tools vs the parse floor of its file (peak RSS)`, "lint", "floor one", 2, "mib"],
+    [`lint of ${n} distinct tools vs the parse floor of its file (time)`, "lint-distinct", "floor distinct", 3, "ms"],
+    [
+      `lint of ${n} distinct tools vs the parse floor of its file (peak RSS)`,
+      "lint-distinct",
+      "floor distinct",
+      2,
+      "mib",
+    ],
   ] as const) {
     const f = gm(floorName, unit);
     lines.push({
@@ -280,6 +297,7 @@ export async function goalsBenchmark(options: GoalOptions): Promise<void> {
   }
   rmSync(a, { force: true });
   rmSync(b, { force: true });
+  rmSync(d, { force: true });
 
   // Capture against the server's own time to its last list.
   if (existsSync(EVERYTHING)) {

@@ -7,23 +7,40 @@ import { prng } from "../src/util/random.ts";
 
 const rng = prng;
 
-function nested(random: () => number, depth: number): JsonObject {
+/**
+ * `tag` makes every schema its own: a tool's numbers, enum values, pattern and descriptions carry
+ * it, so no two tools share a schema shape (real surfaces rarely repeat one). Without a tag the
+ * file repeats a dozen shapes, which flatters every cache keyed by shape.
+ */
+function nested(random: () => number, depth: number, tag = ""): JsonObject {
+  const n = tag === "" ? 0 : Number.parseInt(tag, 10) + depth;
   const properties: JsonObject = {
-    id: { type: "string", minLength: 1, maxLength: 64, pattern: "^[a-z0-9-]+$", description: "Identifier" },
-    count: { type: "integer", minimum: 0, maximum: 1000, default: 10 },
-    mode: { type: "string", enum: ["fast", "safe", "thorough"], description: "How to run" },
-    tags: { type: "array", items: { type: "string" }, maxItems: 20, uniqueItems: true },
-    note: { type: ["string", "null"], description: "Free text" },
+    id: {
+      type: "string",
+      minLength: 1,
+      maxLength: 64 + n,
+      pattern: `^[a-z0-9-]+${tag}$`,
+      description: `Identifier${tag && ` of record ${tag}`}`,
+    },
+    count: { type: "integer", minimum: 0, maximum: 1000 + n, default: 10 },
+    mode: {
+      type: "string",
+      enum: ["fast", "safe", `thorough${tag}`],
+      description: `How to run${tag && ` step ${tag}`}`,
+    },
+    tags: { type: "array", items: { type: "string" }, maxItems: 20 + n, uniqueItems: true },
+    note: { type: ["string", "null"], description: `Free text${tag && ` for ${tag}`}` },
   };
   if (depth > 0) {
-    properties.child = nested(random, depth - 1);
+    properties.child = nested(random, depth - 1, tag);
     if (random() < 0.5) properties.options = { anyOf: [{ type: "string" }, { $ref: "#/$defs/Options" }] };
   }
   return { type: "object", properties, required: ["id"], additionalProperties: false };
 }
 
-export function syntheticTool(index: number, random: () => number): Tool {
-  const input = nested(random, 3);
+export function syntheticTool(index: number, random: () => number, distinct = false): Tool {
+  const tag = distinct ? String(index) : "";
+  const input = nested(random, 3, tag);
   // Both schemas get $defs: nested() may put a $ref to #/$defs/Options in either (lint's
   // ref-unresolvable found the output side missing it).
   const defs = () => ({
@@ -40,7 +57,7 @@ export function syntheticTool(index: number, random: () => number): Tool {
     inputSchema: input,
     outputSchema: {
       type: "object",
-      properties: { result: nested(random, 2), status: { enum: ["ok", "partial"] } },
+      properties: { result: nested(random, 2, tag), status: { enum: ["ok", "partial"] } },
       required: ["result"],
       $defs: defs(),
     },
@@ -70,7 +87,7 @@ function mutate(tool: Tool, kind: number): void {
   }
 }
 
-export function syntheticPair(tools: number, changedShare = 0.05, seed = 7): [Contract, Contract] {
+export function syntheticPair(tools: number, changedShare = 0.05, seed = 7, distinct = false): [Contract, Contract] {
   const base = (list: Tool[]): Contract => ({
     lockfileVersion: 1,
     server: { name: "synthetic", version: "1.0.0" },
@@ -83,7 +100,7 @@ export function syntheticPair(tools: number, changedShare = 0.05, seed = 7): [Co
     prompts: [],
   });
   const random = rng(seed);
-  const before = Array.from({ length: tools }, (_, i) => syntheticTool(i, random));
+  const before = Array.from({ length: tools }, (_, i) => syntheticTool(i, random, distinct));
   const after = structuredClone(before) as Tool[];
   const every = Math.max(1, Math.round(1 / changedShare));
   for (let i = 0; i < tools; i += every) mutate(after[i] as Tool, i / every);
