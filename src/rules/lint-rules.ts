@@ -183,16 +183,16 @@ export const LINT_RULE_ROWS = [
     id: "tool-description-too-short",
     group: "quality",
     level: "info",
-    summary: `a tool description is under ${MIN_DESCRIPTION} characters and says nothing the name does not`,
+    summary: `a tool or skill description is under ${MIN_DESCRIPTION} characters and says nothing the name does not`,
     rationale:
-      'A description of one word, or of only the name\'s own words ("Runs query" for run_query), does not say when to use the tool, what it returns or what it changes. A short description that adds something ("Close the page" for browser_close) passes. An info, not a warning: a self-explanatory tool with a good title and schema can be fine as it is.',
+      'A description of one word, or of only the name\'s own words ("Runs query" for run_query), does not say when to use the tool, what it returns or what it changes. A short description that adds something ("Close the page" for browser_close) passes. An info, not a warning: a self-explanatory tool with a good title and schema can be fine as it is. A skill\'s frontmatter description (the Skills extension) is judged the same way: it is all a host shows the model to choose the skill by.',
     example: '"name": "run_query", "description": "Runs a query"',
   },
   {
     id: "description-too-long",
     group: "quality",
     level: "warning",
-    summary: `a tool description is over ${thousands(MAX_DESCRIPTION)} characters`,
+    summary: `a tool or skill description is over ${thousands(MAX_DESCRIPTION)} characters`,
     rationale:
       "Every description is sent to the model with every request. Long ones crowd the context window, and some clients truncate long descriptions, dropping whatever the end said; instructions hidden deep in long text are also where tool poisoning lives.",
     example: "a 3,000-character description with usage examples pasted in",
