@@ -10,7 +10,7 @@
  * node:crypto only (no OAuth library), so that captures load nothing more to use a DPoP token.
  * The private key never leaves this module but to the token file: proofs carry the public JWK.
  */
-import { createHash, createPrivateKey, generateKeyPairSync, randomUUID, sign } from "node:crypto";
+import { createHash, createPrivateKey, createPublicKey, generateKeyPairSync, randomUUID, sign } from "node:crypto";
 import { UsageError } from "../errors.ts";
 import { parseChallenges } from "./www-authenticate.ts";
 
@@ -41,12 +41,19 @@ export function generateDpopKey(): DpopKey {
 export function isDpopKey(value: unknown): value is DpopKey {
   const key = value as DpopKey | undefined;
   const jwk = key?.jwk;
-  return (
+  const wellFormed =
     key?.alg === DPOP_ALG &&
     jwk?.kty === "EC" &&
     jwk.crv === "P-256" &&
-    [jwk.x, jwk.y, jwk.d].every((part) => typeof part === "string" && /^[A-Za-z0-9_-]{43}$/.test(part))
-  );
+    [jwk.x, jwk.y, jwk.d].every((part) => typeof part === "string" && /^[A-Za-z0-9_-]{43}$/.test(part));
+  if (!wellFormed) return false;
+  // And a real key pair: d's public point is (x, y), so the proofs' JWK is the one that signs them.
+  try {
+    const derived = createPublicKey(createPrivateKey({ key: jwk, format: "jwk" })).export({ format: "jwk" });
+    return derived.x === jwk.x && derived.y === jwk.y;
+  } catch {
+    return false;
+  }
 }
 
 /**

@@ -95,7 +95,16 @@ describe("proof construction", () => {
     expect(generateDpopKey().jwk.d).not.toBe(KEY.jwk.d);
     expect(storedDpopKey({ url: "https://x.test/mcp" })).toBeUndefined();
     expect(storedDpopKey({ url: "https://x.test/mcp", dpop: KEY })).toBe(KEY);
-    for (const damaged of [{}, { alg: "ES256", jwk: { ...KEY.jwk, d: "short" } }, { ...KEY, alg: "RS256" }]) {
+    const otherD = generateDpopKey().jwk.d;
+    const notOnCurve = `A${KEY.jwk.x.slice(1)}` === KEY.jwk.x ? `B${KEY.jwk.x.slice(1)}` : `A${KEY.jwk.x.slice(1)}`;
+    for (const damaged of [
+      {},
+      { alg: "ES256", jwk: { ...KEY.jwk, d: "short" } },
+      { ...KEY, alg: "RS256" },
+      // Well-formed but not a key pair: another key's d, a point off the curve.
+      { alg: "ES256", jwk: { ...KEY.jwk, d: otherD } },
+      { alg: "ES256", jwk: { ...KEY.jwk, x: notOnCurve } },
+    ]) {
       let thrown: unknown;
       try {
         storedDpopKey({ url: "https://x.test/mcp", dpop: damaged });
