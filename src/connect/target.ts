@@ -147,7 +147,7 @@ export function targetSecrets(target: Target): string[] {
       ? Object.entries(target.env).flatMap(([key, value]) => envSecrets(key, value, process.env[key] !== value))
       : [...urlSecrets(target.url.href), ...Object.values(target.headers)].flatMap((v) => [
           v,
-          v.replace(/^(?:Bearer|Basic)\s+/i, ""),
+          v.replace(/^(?:Bearer|Basic|DPoP)\s+/i, ""),
         ]);
   return [...new Set(values)].filter((v) => v.length >= 4);
 }

@@ -20,6 +20,7 @@ import {
   publicJwk,
   storedDpopKey,
 } from "../../../src/auth/dpop.ts";
+import { targetSecrets } from "../../../src/connect/target.ts";
 import { UsageError } from "../../../src/errors.ts";
 
 const KEY = generateDpopKey();
@@ -229,5 +230,7 @@ describe("the DPoP fetch", () => {
     const bound: typeof bearer & { dpop: DpopKey } = { ...bearer, dpop: KEY };
     expect(fetchFor(bound)).toBeFunction();
     expect(withToken(target, bound)).toMatchObject({ headers: { Authorization: "DPoP t" } });
+    // The token alone is masked wherever printed, as a Bearer token is.
+    expect(targetSecrets(withToken(target, { ...bound, token: "at-secret" }))).toContain("at-secret");
   });
 });
