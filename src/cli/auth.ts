@@ -36,7 +36,7 @@ export function authCommand() {
     new Command("auth")
       .summary("sign in to an OAuth-protected MCP server; list or remove sign-ins")
       .description(
-        "Sign in to a hosted MCP server that asks for OAuth, as the MCP authorization spec describes: discovery from the server's 401 and its protected resource metadata (RFC 9728), the authorization server's metadata (RFC 8414, OpenID Connect), a pre-registered client, a client ID metadata document or dynamic registration (RFC 7591), then the authorization code with PKCE, the resource parameter (RFC 8707) and the iss check (RFC 9207), answered on a loopback address. snapshot, check and lint against the same --url then use the stored token, refreshed when it expires.",
+        "Sign in to a hosted MCP server that asks for OAuth, as the MCP authorization spec describes: discovery from the server's 401 and its protected resource metadata (RFC 9728), the authorization server's metadata (RFC 8414, OpenID Connect), a pre-registered client, a client ID metadata document or dynamic registration (RFC 7591), then the authorization code with PKCE, the resource parameter (RFC 8707) and the iss check (RFC 9207), answered on a loopback address. Where the authorization server offers DPoP (RFC 9449) with ES256, the tokens are bound to a key made for the sign-in and stored with them, and every request carries a fresh proof. snapshot, check and lint against the same --url then use the stored token, refreshed when it expires.",
       )
       .addOption(new Option("--url <url>", "the MCP server to sign in to (its Streamable HTTP URL)"))
       .addOption(
