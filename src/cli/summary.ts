@@ -8,6 +8,8 @@ export function surfaceCounts(contract: Contract): string {
     plural(contract.resources.length, "resource"),
     plural(contract.resourceTemplates.length, "template"),
     plural(contract.prompts.length, "prompt"),
+    // Only for servers with the Skills extension: other summaries read as before.
+    ...(contract.skills === undefined ? [] : [plural(contract.skills.length, "skill")]),
   ].join(", ");
 }
 

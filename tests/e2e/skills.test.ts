@@ -100,6 +100,15 @@ describe("capture", () => {
   });
 
   test(
+    "the summary line counts the skills (only for servers that offer them)",
+    async () => {
+      const result = await runCli(["snapshot", "-o", lockfile("summary.json"), ...stdio()]);
+      expect(result.stderr).toContain("1 tool, 3 resources, 1 template, 0 prompts, 3 skills from v2-skills 1.0.0");
+    },
+    CASE_MS,
+  );
+
+  test(
     "both eras and both transports record the same skills",
     async () => {
       const server = await startHttp();
