@@ -12,6 +12,11 @@ import { type AddressInfo, createServer } from "node:net";
 import { join } from "node:path";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
+import { Client as Client1 } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport as Stdio1 } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { StreamableHTTPClientTransport as Http1 } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import { CreateMessageRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { cliCommand } from "../helpers/cli.ts";
 import { revealedPieces } from "../helpers/secret-leaks.ts";
 import { BUN, ROOT, runCli, tempDir } from "./e2e-helpers.ts";
@@ -314,6 +319,99 @@ describe("passthrough", () => {
       expect(result.stderr.match(/recording to \/dev\/full failed/g)).toHaveLength(1);
       expect(result.stderr).toContain("The proxy forwards on");
       expect(result.code).toBe(2);
+    },
+    CASE_MS,
+  );
+});
+
+describe("requests the server starts: sampling through server-everything", () => {
+  const EVERYTHING = join(ROOT, "node_modules/.bin/mcp-server-everything");
+
+  /** A 1.x SDK client that declares sampling and answers it; calls the tool that asks for it. */
+  async function sample(transport: Transport, city: string, more?: (client: Client1) => Promise<void>): Promise<void> {
+    const client = new Client1({ name: "consumer", version: "1.0.0" }, { capabilities: { sampling: {} } });
+    client.setRequestHandler(CreateMessageRequestSchema, async () => ({
+      model: "test-model",
+      role: "assistant",
+      content: { type: "text", text: `sampled ${city}` },
+    }));
+    await client.connect(transport);
+    const answer = await client.callTool({ name: "trigger-sampling-request", arguments: { prompt: city } });
+    expect(JSON.stringify(answer)).toContain(`sampled ${city}`);
+    await more?.(client);
+    await client.close();
+  }
+
+  function expectSampled(path: string, city: string): void {
+    const lines = readLines(path);
+    const sampling = lines.find((l) => l.method === "sampling/createMessage") as Line & { result: object };
+    expect(sampling.from).toBe("server");
+    expect(JSON.stringify(sampling.result)).toContain(`sampled ${city}`);
+    const call = lines.find((l) => l.method === "tools/call") as Line;
+    expect(call.from).toBeUndefined();
+    expect(call.params?.arguments).toEqual({ prompt: city });
+  }
+
+  test(
+    "over stdio: the server's request is paired with the client's answer, marked from: server",
+    async () => {
+      const out = join(dir, "sampling-stdio.jsonl");
+      const [command, ...args] = cliCommand();
+      await sample(
+        new Stdio1({
+          command: command as string,
+          args: [...args, "record", "-o", out, "--", EVERYTHING],
+          stderr: "ignore",
+        }),
+        "Quito",
+      );
+      expectSampled(out, "Quito");
+      expect(readLines(out).some((l) => l.method === "notifications/tools/list_changed" && l.from === "server")).toBe(
+        true,
+      );
+    },
+    CASE_MS,
+  );
+
+  test(
+    "over HTTP: the request comes on the call's SSE stream, its answer in a later POST; the GET stream's notifications",
+    async () => {
+      const port = await freePort();
+      const upstream = Bun.spawn([EVERYTHING, "streamableHttp"], {
+        env: { ...process.env, PORT: String(port) },
+        stdout: "ignore",
+        stderr: "ignore",
+      });
+      const out = join(dir, "sampling-http.jsonl");
+      try {
+        const proxy = await startPrinting(
+          [...cliCommand(), "record", "-o", out, "--url", `http://127.0.0.1:${port}/mcp`],
+          "stderr",
+        );
+        try {
+          // The upstream may still be starting: the proxy answers 502 until it listens.
+          const deadline = Date.now() + 15_000;
+          while ((await fetch(proxy.url, { method: "GET" }).then((r) => r.status)) === 502) {
+            if (Date.now() > deadline) throw new Error("server-everything did not start");
+            await Bun.sleep(50);
+          }
+          // A log message the server sends on the session's GET stream is recorded too.
+          await sample(new Http1(new URL(proxy.url)), "Accra", async (client) => {
+            await client.callTool({ name: "toggle-simulated-logging", arguments: {} });
+            const logged = () =>
+              readLines(out).some((l) => l.method === "notifications/message" && l.from === "server");
+            for (const until = Date.now() + 15_000; !logged() && Date.now() < until; ) await Bun.sleep(50);
+          });
+        } finally {
+          proxy.proc.kill("SIGTERM");
+          await proxy.proc.exited;
+        }
+      } finally {
+        upstream.kill("SIGTERM");
+        await upstream.exited;
+      }
+      expectSampled(out, "Accra");
+      expect(readLines(out).some((l) => l.method === "notifications/message" && l.from === "server")).toBe(true);
     },
     CASE_MS,
   );
