@@ -7,6 +7,7 @@
  */
 import type { Contract } from "../contract/model.ts";
 import { buildChanges, type ChangeSpec, type TouchedItem } from "./change.ts";
+import { diffContentHashes } from "./content-hashes.ts";
 import { alignTools } from "./eras.ts";
 import type { Change } from "./model.ts";
 import { diffPrompts } from "./prompts.ts";
@@ -14,6 +15,7 @@ import { diffResources, diffTemplates } from "./resources.ts";
 import { diffServer } from "./server.ts";
 import { diffSkills } from "./skills.ts";
 import { diffTools } from "./tools.ts";
+import { markUnmodelled } from "./unmodelled.ts";
 
 /** More changes from a look at what the diff touched, e.g. texts that turned hostile. */
 export type SurfaceLens = (before: Contract, after: Contract, touched: readonly TouchedItem[]) => ChangeSpec[];
@@ -28,11 +30,12 @@ export function diffContracts(oldC: Contract, newC: Contract, lenses: readonly S
     ...diffPrompts(oldC.prompts, newC.prompts, touched),
     ...diffSkills(oldC.skills, newC.skills, touched),
     ...diffServer(oldC, newC),
-  ];
+  ].map(markUnmodelled);
   // Equivalent rewrites account for lines of our lockfile; a side converted from a peer tool's
   // file (capture.importedFrom) is spelled by the converter, so there are no such lines to explain.
   if (oldC.capture.importedFrom !== undefined || newC.capture.importedFrom !== undefined) {
     specs = specs.filter((spec) => spec.rule !== "equivalent-rewrite");
   }
+  specs.push(...diffContentHashes(oldC, newC, specs));
   return buildChanges([...specs, ...lenses.flatMap((lens) => lens(oldC, newC, touched))]);
 }

@@ -4,7 +4,8 @@
  * reviewer reads follows what happened, not how many rules fired:
  *
  * - sections: SECURITY (security drift: it fails like a breaking change, but no version makes
- *   it safe), then BREAKING, MINOR, PATCH; lint keeps its levels.
+ *   it safe), then BREAKING, NOT MODELLED (changed fields the engine cannot judge), MINOR,
+ *   PATCH; lint keeps its levels.
  * - a tool's behaviour-hint changes of one severity are one entry ("now read-only, idempotent,
  *   closed-world"), not one line per hint;
  * - the same change on many items is one entry, a run ("100 resources removed:
@@ -35,8 +36,19 @@ import {
   type ReportItem,
 } from "./model.ts";
 
-/** A section of a report: a grade, or (check, diff) the security drift. */
-export type SectionKey = Grade | "security";
+/**
+ * A section of a report: a grade, or (check, diff) the security drift, or the changes to
+ * fields the engine does not model (unmodelled-field-changed: never patch, and never lost
+ * among the minor changes).
+ */
+export type SectionKey = Grade | "security" | "unmodelled";
+
+const isUnmodelled = (item: ReportItem) => item.rule === "unmodelled-field-changed";
+
+/** The most severe grade of some changes, `floor` when there are none. */
+function worstOf(changes: readonly ReportChange[], floor: Grade): Grade {
+  return changes.reduce<Grade>((worst, c) => (gradeRank(c.severity) < gradeRank(worst) ? c.severity : worst), floor);
+}
 
 export interface Section {
   key: SectionKey;
@@ -51,17 +63,17 @@ export function sectionsOf(report: AnyReport): Section[] {
     return LINT_LEVELS.map((level) => ({ key: level, grade: level, items: itemsOfGrade(report, level) }));
   }
   const security = report.changes.filter(isSecurity);
-  const grade = security.reduce<Grade>(
-    (worst, c) => (gradeRank(c.severity) < gradeRank(worst) ? c.severity : worst),
-    "breaking",
-  );
+  const unmodelled = report.changes.filter(isUnmodelled);
+  const [breaking, ...rest] = SEVERITIES.map((severity) => ({
+    key: severity,
+    grade: severity,
+    items: report.changes.filter((c) => c.severity === severity && !isSecurity(c) && !isUnmodelled(c)),
+  }));
   return [
-    { key: "security", grade, items: security },
-    ...SEVERITIES.map((severity) => ({
-      key: severity,
-      grade: severity,
-      items: report.changes.filter((c) => c.severity === severity && !isSecurity(c)),
-    })),
+    { key: "security", grade: worstOf(security, "breaking"), items: security },
+    breaking as Section,
+    { key: "unmodelled", grade: worstOf(unmodelled, "minor"), items: unmodelled },
+    ...rest,
   ];
 }
 

@@ -47,6 +47,7 @@ import {
   SECURITY_EXPLAINED,
   serverLabel,
   toolListLine,
+  UNMODELLED_EXPLAINED,
   verdictLine,
   witnessMeaning,
 } from "./shared.ts";
@@ -107,6 +108,7 @@ const sectionIcon = (section: Section) => (section.key === "security" ? SECURITY
 
 const LABELS: Record<SectionKey, string> = {
   security: "Security",
+  unmodelled: "Not modelled: review",
   breaking: "Breaking",
   minor: "Minor",
   patch: "Patch",
@@ -237,6 +239,7 @@ function section(report: AnyReport, part: Section, max: number): string[] {
     `<summary>${sectionIcon(part)} <strong>${LABELS[part.key]} (${part.items.length})</strong></summary>`,
     "",
     ...(part.key === "security" ? [escapeMarkdown(SECURITY_EXPLAINED), ""] : []),
+    ...(part.key === "unmodelled" ? [escapeMarkdown(UNMODELLED_EXPLAINED), ""] : []),
     `| status | rule | target | location | ${noun} |`,
     "| --- | --- | --- | --- | --- |",
   ];
@@ -307,8 +310,8 @@ function summaryTable(report: AnyReport): string[] {
     "| --- | ---: | ---: | ---: |",
   ];
   for (const part of sectionsOf(report)) {
-    // The security row only when there is security drift.
-    if (part.key === "security" && part.items.length === 0) continue;
+    // The security and unmodelled rows only when they have changes.
+    if ((part.key === "security" || part.key === "unmodelled") && part.items.length === 0) continue;
     const failing = part.items.filter((i) => isCounted(i, report.failOn)).length;
     const exempt = part.items.filter((i) => i.exempt).length;
     out.push(`| ${sectionIcon(part)} ${part.key} | ${part.items.length} | ${failing} | ${exempt} |`);

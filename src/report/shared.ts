@@ -144,6 +144,10 @@ export function countsLine(report: AnyReport): string {
 export const SECURITY_EXPLAINED =
   "Security drift: a text of the surface now carries what lint reports as tool poisoning. It fails the run like a breaking change, but no version bump makes it safe: fix the text, or ignore the finding in the policy file once reviewed.";
 
+/** What the NOT MODELLED section says once (unmodelled-field-changed). */
+export const UNMODELLED_EXPLAINED =
+  "Not modelled: review. These fields are not in the MCP schema for their item (a draft's new field, a vendor field outside _meta): mcp-contract keeps them but cannot judge a change to them, so it is minor, never patch. Check what reads them.";
+
 /** The same in a few words, for one-line summaries. */
 export const SECURITY_SHORT = "security drift fails like a breaking change; no version bump makes it safe";
 

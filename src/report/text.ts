@@ -32,6 +32,7 @@ import {
   serverLabel,
   showJson,
   toolListLine,
+  UNMODELLED_EXPLAINED,
   verdictLine,
   witnessMeaning,
 } from "./shared.ts";
@@ -84,6 +85,7 @@ function entryLines(entry: Entry, style: TextStyle): string[] {
 
 const HEADINGS: Record<SectionKey, string> = {
   security: "SECURITY",
+  unmodelled: "NOT MODELLED: REVIEW",
   breaking: "BREAKING",
   minor: "MINOR",
   patch: "PATCH",
@@ -100,6 +102,7 @@ function sections(report: AnyReport, style: TextStyle): string[] {
     const { color } = MARKS[gradeRank(section.grade)] as (typeof MARKS)[number];
     out.push(paint(style, `1;${color}`, `${HEADINGS[section.key]} (${section.items.length})`));
     if (section.key === "security") out.push(`  ${paint(style, "2", SECURITY_EXPLAINED)}`);
+    if (section.key === "unmodelled") out.push(`  ${paint(style, "2", UNMODELLED_EXPLAINED)}`);
     for (const entry of entriesOf(report, section.items)) out.push(...entryLines(entry, style));
     out.push("");
   }

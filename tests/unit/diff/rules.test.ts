@@ -8,12 +8,16 @@ import { compareSurfaces } from "../../../src/policy/compare.ts";
 import { DIFF_RULES as RULES } from "../../../src/rules/registry.ts";
 import { contract, type Expected, prompt, resource, summary, template, tool } from "./helpers.ts";
 import { SURFACE_2026_ROWS } from "./rules-2026.ts";
+import { HOST_ROWS } from "./rules-hosts.ts";
+import { ITEM_ROWS } from "./rules-items.ts";
 import { SKILL_ROWS } from "./rules-skills.ts";
 
 interface Row {
   title: string;
   old: Partial<Contract>;
   new: Partial<Contract>;
+  /** check/diff --hosts: the host profiles to judge against (rules-hosts.ts). */
+  hosts?: string[];
   expected: Expected[];
 }
 
@@ -321,7 +325,7 @@ const TOOL_ROWS: Row[] = [
     ],
   },
   {
-    title: "tool metadata: icons, _meta, annotations.title, other execution and top-level fields",
+    title: "tool metadata: icons, _meta, annotations.title; unknown execution and top-level fields are unmodelled",
     old: {
       tools: [tool("t", { icons: [{ src: "a.png" }], annotations: { title: "A" }, execution: { x: 1 } })],
     },
@@ -348,9 +352,15 @@ const TOOL_ROWS: Row[] = [
         path: "/annotations/title",
         message: 'tool "t": annotations.title changed from "A" to "B"',
       },
-      { rule: "tool-metadata-changed", severity: P, path: "/execution/x", message: "execution.x changed from 1 to 2" },
+      // Fields no MCP revision defines are not metadata: they cannot be judged (unmodelled-field-changed).
+      {
+        rule: "unmodelled-field-changed",
+        severity: M,
+        path: "/execution/x",
+        message: "execution.x changed from 1 to 2",
+      },
       { rule: "tool-metadata-changed", severity: P, path: "/icons", message: 'icons removed (was [{"src":"a.png"}])' },
-      { rule: "tool-metadata-changed", severity: P, path: "/somethingNew", message: "somethingNew added: true" },
+      { rule: "unmodelled-field-changed", severity: M, path: "/somethingNew", message: "somethingNew added: true" },
     ],
   },
   {
@@ -1027,15 +1037,17 @@ const GROUPS: [string, Row[]][] = [
   ["resource templates", TEMPLATE_ROWS],
   ["prompts", PROMPT_ROWS],
   ["skills", SKILL_ROWS],
+  ["any item: unmodelled fields, content hashes", ITEM_ROWS],
   ["server", SERVER_ROWS],
   ["security", SECURITY_ROWS],
   ["2026 surface: x-mcp-header, MCP Apps, extensions, tasks", SURFACE_2026_ROWS],
+  ["host drift (--hosts)", HOST_ROWS],
 ];
 
 for (const [name, rows] of GROUPS) {
   describe(`surface rules: ${name}`, () => {
     test.each(rows.map((row) => [row.title, row] as const))("%s", (_title, row) => {
-      const changes = compareSurfaces(contract(row.old), contract(row.new));
+      const changes = compareSurfaces(contract(row.old), contract(row.new), row.hosts ? { hosts: row.hosts } : {});
       expect(summary(changes)).toEqual(
         row.expected.map(({ rule, severity, direction, path }) => ({ rule, severity, direction, path })),
       );
