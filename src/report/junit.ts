@@ -10,7 +10,7 @@
  * The suite's `failures` counts failing test cases, `skipped` skipped ones; `errors` is 0
  * (a server that cannot be reached is an exit code, not a report).
  */
-import { isJsonObject, type Json } from "../contract/model.ts";
+import { isJsonObject, type Json, SKILLS_LIST } from "../contract/model.ts";
 import { pointerToDotted } from "../contract/pointer.ts";
 import { ITEM_LISTS } from "../contract/surface.ts";
 import { KIND_ORDER } from "../diff/change.ts";
@@ -113,7 +113,7 @@ function collectItems(report: AnyReport, context: ReportContext): Item[] {
   );
   for (const [side, document] of documents.entries()) {
     if (!isJsonObject(document)) continue;
-    for (const list of ITEM_LISTS) {
+    for (const list of JUNIT_LISTS) {
       const entries = document[list.key];
       if (!Array.isArray(entries)) continue;
       for (const entry of entries) {
@@ -136,6 +136,12 @@ function collectItems(report: AnyReport, context: ReportContext): Item[] {
   const name = serverName([...documents, ...lintSubject]);
   return sorted.map((c) => (c.kind === "server" ? { ...c, name } : c));
 }
+
+/** The lists whose items are test cases: the four, and the skills of the Skills extension. */
+const JUNIT_LISTS: readonly { key: string; id: string; kind: TargetKind }[] = [
+  ...ITEM_LISTS,
+  { ...SKILLS_LIST, kind: "skill" },
+];
 
 /** "breaking", or "security" for security drift (it fails like a breaking change). */
 const gradeLabel = (item: ReportItem) => (isSecurity(item) ? "security" : gradeOf(item));

@@ -172,13 +172,27 @@ describe("diff and check", () => {
       const file = lockfile("poisoned.json");
       writeFileSync(file, `${JSON.stringify(poisoned, null, 2)}\n`);
       const [diff, lint] = await Promise.all([
-        runCli(["diff", lockfile("modern.json"), file, "--fail-on", "breaking"]),
+        runCli([
+          "diff",
+          lockfile("modern.json"),
+          file,
+          "--fail-on",
+          "breaking",
+          "--format",
+          "text",
+          "--format",
+          `junit=${lockfile("poisoned.xml")}`,
+        ]),
         runCli(["lint", "--from", file]),
       ]);
       expect(diff.stdout).toContain(
         'skill "skill://alerts/SKILL.md": frontmatter.description now carries hidden-instructions',
       );
       expect(diff.code).toBe(1);
+      // Every skill is a JUnit test case: the unchanged ones pass.
+      expect(readFileSync(lockfile("poisoned.xml"), "utf8")).toContain(
+        '<testcase classname="skill" name="skill://forecast/SKILL.md" time="0"/>',
+      );
       expect(lint.code).toBe(1);
       expect(lint.stdout).toContain("hidden-instructions");
       expect(lint.stdout).toContain("skill://alerts/SKILL.md");
