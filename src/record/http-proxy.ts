@@ -47,8 +47,13 @@ const HOP_BY_HOP = new Set([
   "upgrade",
 ]);
 
-/** Sessions whose server requests are paired with later answers, at most (the oldest goes first). */
-const MAX_SESSIONS = 1000;
+/**
+ * Sessions whose server requests are paired with later answers, at most (the least recently
+ * used goes first), and what each may hold waiting: servers start few requests (sampling,
+ * elicitation), so the whole stays within 256 MiB however many sessions a client opens.
+ */
+const MAX_SESSIONS = 256;
+const SESSION_PENDING = { maxPending: 1000, maxPendingBytes: 1024 * 1024 };
 
 export interface HttpProxy {
   url: string;
@@ -69,7 +74,7 @@ export async function startHttpProxy(options: HttpProxyOptions): Promise<HttpPro
     if (pairing) {
       sessions.delete(id); // most recently used last
     } else {
-      pairing = new Pairing();
+      pairing = new Pairing(SESSION_PENDING);
       if (sessions.size >= MAX_SESSIONS) sessions.delete(sessions.keys().next().value as string);
     }
     sessions.set(id, pairing);
