@@ -8,6 +8,7 @@ import { type ConsumerCalls, parseCalls } from "../policy/calls.ts";
 import { FAIL_ON, type FailOn } from "../report/model.ts";
 import { readBaselineAtRef } from "./git-baseline.ts";
 import { type GlobalOptions, makeUi } from "./globals.ts";
+import { hostsOption, resolveHosts } from "./hosts-option.ts";
 import { readLockfile } from "./lockfile.ts";
 import { DEFAULT_CONTRACTS_DIR } from "./mcp-config.ts";
 import { assertWritable } from "./output-file.ts";
@@ -55,6 +56,7 @@ export function checkCommand() {
           .default("breaking" as FailOn),
       )
       .addOption(witness)
+      .addOption(hostsOption())
       .addOption(format)
       .addOption(output)
       .addOption(
@@ -87,6 +89,7 @@ Examples:
   $ mcp-contract check --baseline-ref origin/main -- node dist/server.js
   $ mcp-contract check --used-by ../my-client/src --enforce-semver -- node dist/server.js
   $ mcp-contract check --all --dir mcp-contracts     # every configured server, one section each
+  $ mcp-contract check --hosts gemini-parameters,openai -- node dist/server.js   # a new host rejection breaks
 
 Exit codes: 0 nothing at or over --fail-on (or --allow-breaking), 1 it was reached or --enforce-semver failed,
 2 bad flags, lockfile or policy file, 3 server failure.`,
@@ -104,6 +107,7 @@ Exit codes: 0 nothing at or over --fail-on (or --allow-breaking), 1 it was reach
         update?: boolean;
         witness: boolean;
         calls?: string[];
+        hosts?: string[];
         all?: boolean;
         dir?: string;
         jobs?: number;
@@ -111,6 +115,8 @@ Exit codes: 0 nothing at or over --fail-on (or --allow-breaking), 1 it was reach
     const globals = cmd.optsWithGlobals() as GlobalOptions;
     const ui = makeUi(globals);
     const plans = planOutputs(options.format, options.output, globals);
+    // Checked before any server starts: a typo in a profile name is exit 2 at once.
+    const hosts = options.hosts === undefined ? undefined : resolveHosts(options.hosts, undefined);
     if (options.all || options.dir !== undefined) {
       if (!options.all) throw new UsageError("--dir applies with --all only; for one server, use --baseline FILE.");
       const source = (name: string) => cmd.getOptionValueSource(name as never);
@@ -213,6 +219,7 @@ Exit codes: 0 nothing at or over --fail-on (or --allow-breaking), 1 it was reach
           policy: prepared,
           failOn,
           witness: options.witness,
+          ...(hosts && { hosts }),
         },
         plans,
         globals.color ?? "auto",

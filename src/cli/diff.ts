@@ -2,6 +2,7 @@
 import { Command, Option } from "@commander-js/extra-typings";
 import { FAIL_ON, type FailOn } from "../report/model.ts";
 import { type GlobalOptions, makeUi } from "./globals.ts";
+import { hostsOption, resolveHosts } from "./hosts-option.ts";
 import { readLockfile } from "./lockfile.ts";
 import { type PolicyOptionValues, policyOptions, preparePolicy, resolveFailOn } from "./policy-options.ts";
 import { formatOptions, planOutputs, reportComparison } from "./report-output.ts";
@@ -19,6 +20,7 @@ export function diffCommand() {
       new Option("--fail-on <level>", "exit 1 at this severity or above").choices(FAIL_ON).default("never" as FailOn),
     )
     .addOption(witness)
+    .addOption(hostsOption())
     .addOption(format)
     .addOption(output);
   for (const option of policyOptions("OLD")) command.addOption(option);
@@ -32,7 +34,8 @@ Examples:
   $ mcp-contract diff old.json new.json --fail-on breaking --format sarif=diff.sarif --format github
   $ mcp-contract diff old.json new.json --format changelog > CHANGES.md
   $ git show main:mcp.contract.json > /tmp/main.json && mcp-contract diff /tmp/main.json mcp.contract.json
-  $ mcp-contract diff old.json new.json --enforce-semver --used "get_forecast,list_*"`,
+  $ mcp-contract diff old.json new.json --enforce-semver --used "get_forecast,list_*"
+  $ mcp-contract diff old.json new.json --hosts gemini-parameters,openai --fail-on breaking   # new host rejections break`,
     )
     .action(async (oldPath, newPath, rawOptions, cmd) => {
       const options = rawOptions as PolicyOptionValues & {
@@ -40,7 +43,9 @@ Examples:
         format?: string[];
         output?: string[];
         witness: boolean;
+        hosts?: string[];
       };
+      const hosts = options.hosts === undefined ? undefined : resolveHosts(options.hosts, undefined);
       const globals = cmd.optsWithGlobals() as GlobalOptions;
       const ui = makeUi(globals);
       const plans = planOutputs(options.format, options.output, globals);
@@ -61,6 +66,7 @@ Examples:
           policy: prepared,
           failOn,
           witness: options.witness,
+          ...(hosts && { hosts }),
         },
         plans,
         globals.color ?? "auto",

@@ -19,6 +19,8 @@ export interface HostFinding {
   target: { kind: TargetKind; name: string };
   path: string;
   message: string;
+  /** The message without its target prefix ("tool NAME: "). */
+  detail: string;
   evidence?: Json;
 }
 
@@ -75,6 +77,7 @@ export function checkHosts(contract: Contract, hosts: readonly string[], sizes?:
         target: { kind: "tool", name },
         path: h.path,
         message: `tool ${shown}: ${h.message}`,
+        detail: h.message,
         ...(h.evidence !== undefined && { evidence: h.evidence }),
       });
     };
@@ -96,6 +99,7 @@ export function checkHosts(contract: Contract, hosts: readonly string[], sizes?:
         target: { kind: h.kind, name: h.name },
         path: h.path,
         message: h.kind === "server" ? `server: ${h.message}` : h.message,
+        detail: h.message,
         ...(h.evidence !== undefined && { evidence: h.evidence }),
       }),
     );

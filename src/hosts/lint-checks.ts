@@ -31,7 +31,7 @@ function findingsOf(contract: Contract, options: LintOptions, rule: string): Fou
   if (!run || run.sizes !== sizes || run.hosts !== key) {
     const byRule = new Map<string, Found[]>();
     for (const f of checkHosts(contract, hosts, sizes)) {
-      const { rule: id, ...finding } = f;
+      const { rule: id, detail: _detail, ...finding } = f;
       const list = byRule.get(id);
       if (list) list.push(finding);
       else byRule.set(id, [finding]);

@@ -51,13 +51,19 @@ export interface Comparison {
   failOn: FailOn;
   /** Compute witness values for breaking changes (--no-witness turns it off). */
   witness: boolean;
+  /** --hosts: host profiles whose new rejections are breaking; absent: the policy file's "hosts", if any. */
+  hosts?: readonly string[];
 }
 
 /** check and diff. */
 export async function judgeComparison(c: Comparison): Promise<Verdict> {
   const before = c.baseline.contract;
   const after = c.current.contract;
-  const surfaces = compareSurfaces(before, after, { allowHosts: c.policy.policy.allowHosts });
+  const hosts = c.hosts ?? c.policy.policy.hosts ?? [];
+  const surfaces = compareSurfaces(before, after, {
+    allowHosts: c.policy.policy.allowHosts,
+    ...(hosts.length > 0 && { hosts }),
+  });
   const judged = applyRuleOverrides(surfaces, c.policy.policy);
   const ignored = applyIgnores(judged, c.policy.policy, c.policy.today);
   // A --used name that selects nothing on either side is a usage error, not a silent pass.
