@@ -5,7 +5,7 @@
  * server in the request stops working. Pure.
  */
 import { isJsonObject } from "../contract/model.ts";
-import { pointer } from "../contract/pointer.ts";
+import { pointer, pointerToDotted } from "../contract/pointer.ts";
 import type { HostProfile } from "./model.ts";
 import { checkName, type NameRule, nameProblem, renameFor } from "./names.ts";
 import { hostRule } from "./rule.ts";
@@ -143,7 +143,7 @@ export const GEMINI_PARAMETERS: HostProfile = {
       hit({
         rule: "gemini-parameters-keyword-unsupported",
         path: pointer(node.path, key),
-        message: `"${key}" is not in Gemini's Schema, so the request fails with 400 "Unknown name"; fix: ${fixFor(key)}`,
+        message: `"${key}" at ${pointerToDotted(node.path)} is not in Gemini's Schema, so the request fails with 400 "Unknown name"; fix: ${fixFor(key)}`,
         evidence: key,
       });
     }
@@ -156,7 +156,7 @@ export const GEMINI_PARAMETERS: HostProfile = {
       hit({
         rule: "gemini-parameters-type-list",
         path: pointer(node.path, "type"),
-        message: `"type" is a list, which Gemini's Schema does not take (400 "Proto field is not repeating"); fix: ${fix}`,
+        message: `"type" at ${pointerToDotted(node.path)} is a list, which Gemini's Schema does not take (400 "Proto field is not repeating"); fix: ${fix}`,
         evidence: schema.type,
       });
     }
@@ -164,7 +164,7 @@ export const GEMINI_PARAMETERS: HostProfile = {
       hit({
         rule: "gemini-parameters-enum-not-string",
         path: pointer(node.path, "enum"),
-        message: `the enum holds values that are not strings, which Gemini's Schema does not take; fix: write them as strings (${JSON.stringify(schema.enum.slice(0, 3).map((v) => String(v)))}) with "format": "enum", or drop the enum and list the values in the description`,
+        message: `the enum at ${pointerToDotted(node.path)} holds values that are not strings, which Gemini's Schema does not take; fix: write them as strings (${JSON.stringify(schema.enum.slice(0, 3).map((v) => String(v)))}) with "format": "enum", or drop the enum and list the values in the description`,
         evidence: schema.enum,
       });
     }

@@ -4,7 +4,7 @@
  * A schema outside it fails the request with 400. Pure.
  */
 import { isJsonObject, type JsonObject } from "../contract/model.ts";
-import { pointer } from "../contract/pointer.ts";
+import { pointer, pointerToDotted } from "../contract/pointer.ts";
 import type { HostProfile } from "./model.ts";
 import { checkName } from "./names.ts";
 import {
@@ -124,7 +124,7 @@ export const OPENAI_STRICT: HostProfile = {
       hit({
         rule: "openai-strict-keyword-unsupported",
         path: pointer(node.path, key),
-        message: `strict mode does not support "${key}": the request fails with 400; fix: ${fix}`,
+        message: `strict mode does not support "${key}" (at ${pointerToDotted(node.path)}): the request fails with 400; fix: ${fix}`,
         evidence: key,
       });
     }
@@ -133,7 +133,7 @@ export const OPENAI_STRICT: HostProfile = {
       hit({
         rule: "openai-strict-object-open",
         path: node.path,
-        message: `this object lacks "additionalProperties": false, which strict mode requires (400 otherwise); fix: add "additionalProperties": false here${schema.additionalProperties === undefined ? "" : " in place of the current value"}`,
+        message: `the object at ${pointerToDotted(node.path)} lacks "additionalProperties": false, which strict mode requires (400 otherwise); fix: add "additionalProperties": false here${schema.additionalProperties === undefined ? "" : " in place of the current value"}`,
         ...(schema.additionalProperties !== undefined && { evidence: schema.additionalProperties }),
       });
     }
@@ -144,7 +144,7 @@ export const OPENAI_STRICT: HostProfile = {
         hit({
           rule: "openai-strict-property-optional",
           path: pointer(node.path, "required"),
-          message: `${optional.length === 1 ? "property" : "properties"} ${optional.map((k) => JSON.stringify(k)).join(", ")} ${optional.length === 1 ? "is" : "are"} not required, which strict mode does not allow (400 otherwise); fix: add ${optional.length === 1 ? "it" : "them"} to "required" and add "null" to ${optional.length === 1 ? "its" : "their"} type so callers may still leave ${optional.length === 1 ? "it" : "them"} empty`,
+          message: `${optional.length === 1 ? "property" : "properties"} ${optional.map((k) => JSON.stringify(k)).join(", ")} of ${pointerToDotted(node.path)} ${optional.length === 1 ? "is" : "are"} not required, which strict mode does not allow (400 otherwise); fix: add ${optional.length === 1 ? "it" : "them"} to "required" and add "null" to ${optional.length === 1 ? "its" : "their"} type so callers may still leave ${optional.length === 1 ? "it" : "them"} empty`,
           evidence: optional,
         });
       }

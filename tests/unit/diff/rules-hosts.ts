@@ -44,7 +44,7 @@ export const HOST_ROWS: Row[] = [
         severity: B,
         path: "/inputSchema/properties/limit/type",
         message:
-          'tool "search": gemini-parameters now rejects the whole tool list (gemini-parameters-type-list): "type" is a list',
+          'tool "search": gemini-parameters now rejects the whole tool list (gemini-parameters-type-list): "type" at inputSchema.properties.limit is a list',
       },
     ],
   },

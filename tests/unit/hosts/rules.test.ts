@@ -228,7 +228,7 @@ const ROWS: Row[] = [
       ),
     ),
     path: "/inputSchema/required",
-    message: 'property "recursive" is not required',
+    message: 'property "recursive" of inputSchema is not required',
   },
   {
     rule: "openai-strict-keyword-unsupported",

@@ -1,0 +1,159 @@
+/**
+ * `lint --hosts` in process: the host findings and the host × outcome summary on the published
+ * filesystem server's lockfiles (golden, one section per profile), the summary in text,
+ * Markdown, JSON (valid against docs/lint-report.schema.json) and SARIF, the policy file's
+ * "hosts", and lint without hosts reporting exactly what it did before.
+ *
+ * Golden files: tests/fixtures/golden/hosts/. After an intended change, regenerate them with
+ * `UPDATE_GOLDEN=1 bun test tests/unit/hosts` and review the diff.
+ */
+import { describe, expect, test } from "bun:test";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import Ajv2020 from "ajv/dist/2020.js";
+import { parseContract } from "../../../src/contract/read.ts";
+import { HOST_IDS } from "../../../src/hosts/profiles.ts";
+import { judgeLint } from "../../../src/policy/judge.ts";
+import { emptyPolicy, type Policy, parsePolicy } from "../../../src/policy/policy.ts";
+import { renderJson } from "../../../src/report/json.ts";
+import { renderMarkdown } from "../../../src/report/markdown.ts";
+import { renderSarif } from "../../../src/report/sarif.ts";
+import { renderText } from "../../../src/report/text.ts";
+import { LINT_RULES } from "../../../src/rules/registry.ts";
+import { expectGolden } from "../../helpers/golden.ts";
+
+const ROOT = join(import.meta.dir, "../../..");
+const PUBLISHED = ["filesystem-2025.3.28", "filesystem-2025.8.21", "filesystem-2026.8.31"];
+const NOT_HOSTS = new Set(LINT_RULES.filter((r) => r.group !== "hosts").map((r) => r.id));
+
+function published(name: string) {
+  const file = `tests/fixtures/published/${name}.contract.json`;
+  return { file, contract: parseContract(readFileSync(join(ROOT, file), "utf8"), file) };
+}
+
+function lint(name: string, hosts: readonly string[] | undefined, options: { policy?: Policy; only?: boolean } = {}) {
+  const { file, contract } = published(name);
+  return judgeLint({
+    contract,
+    source: file,
+    policy: options.policy ?? emptyPolicy(),
+    today: "2026-12-02",
+    tokenBudget: 10_000,
+    disabled: options.only ? NOT_HOSTS : new Set(),
+    failOn: "error",
+    ...(hosts && { hosts }),
+  });
+}
+
+describe("lint --hosts on published servers (golden)", () => {
+  for (const name of PUBLISHED) {
+    test(`${name}: each profile's findings and outcome`, () => {
+      const sections = HOST_IDS.map((host) => {
+        const { report } = lint(name, [host], { only: true });
+        return `## --hosts ${host}\n\n${renderText(report, { color: false })}`;
+      });
+      expectGolden(`hosts/${name}.txt`, sections.join("\n"));
+    });
+  }
+
+  test("the outcomes the README quotes: Gemini's parameters and OpenAI strict reject the filesystem server, the rest accept it", () => {
+    const lines = lint("filesystem-2025.8.21", HOST_IDS).report.hosts?.map((h) => h.line);
+    expect(lines).toEqual([
+      "gemini-parameters: 13 tools rejected, whole list fails",
+      "gemini-json-schema: accepted",
+      "openai: accepted",
+      "openai-strict: 6 tools rejected, whole list fails",
+      "anthropic: accepted",
+      "vscode: accepted",
+      "claude-code: accepted",
+      "cursor: accepted",
+      "gemini-cli: accepted",
+    ]);
+  });
+});
+
+describe("without --hosts, lint is what it was", () => {
+  test("no host finding, no hosts field, the same JSON as with an empty host list", () => {
+    const plain = lint("filesystem-2025.8.21", undefined).report;
+    const empty = lint("filesystem-2025.8.21", []).report;
+    expect(plain.findings.some((f) => f.rule.includes("-name-invalid") && f.rule !== "tool-name-invalid")).toBe(false);
+    expect(plain.findings.filter((f) => LINT_RULES.find((r) => r.id === f.rule)?.group === "hosts")).toEqual([]);
+    expect(plain.hosts).toBeUndefined();
+    expect(renderJson(plain)).toBe(renderJson(empty));
+    expect(renderJson(plain)).not.toContain('"hosts"');
+    expect(renderText(plain, { color: false })).not.toContain("hosts:");
+  });
+
+  test("with --hosts, the other rules' findings are unchanged", () => {
+    const plain = lint("filesystem-2026.8.31", undefined).report.findings;
+    const hosted = lint("filesystem-2026.8.31", HOST_IDS).report.findings;
+    expect(hosted.filter((f) => NOT_HOSTS.has(f.rule))).toEqual(plain);
+  });
+});
+
+describe("the host summary and the host property in every format", () => {
+  const { report } = lint("filesystem-2025.8.21", ["gemini-parameters", "cursor"]);
+
+  test("text and Markdown end with one line per host", () => {
+    const text = renderText(report, { color: false }).trimEnd().split("\n");
+    expect(text.slice(-3)).toEqual([
+      "hosts:",
+      "  gemini-parameters: 13 tools rejected, whole list fails",
+      "  cursor: accepted",
+    ]);
+    const markdown = renderMarkdown(report);
+    expect(markdown).toContain(
+      "**Hosts**\n\n- gemini-parameters: 13 tools rejected, whole list fails\n- cursor: accepted\n",
+    );
+  });
+
+  test("JSON: hosts outcomes, and each host finding's host; valid against docs/lint-report.schema.json", () => {
+    const doc = JSON.parse(renderJson(report));
+    expect(doc.hosts).toEqual([
+      { host: "gemini-parameters", toolsRejected: 13, toolsDropped: 0, toolsAltered: 0, listRejected: true },
+      { host: "cursor", toolsRejected: 0, toolsDropped: 0, toolsAltered: 0, listRejected: false },
+    ]);
+    const hosted = doc.findings.filter((f: { group: string }) => f.group === "hosts");
+    expect(hosted.length).toBeGreaterThan(0);
+    for (const f of hosted) expect(f.host).toBe("gemini-parameters");
+    expect(doc.findings.find((f: { group: string }) => f.group !== "hosts").host).toBeUndefined();
+    const ajv = new Ajv2020({ allErrors: true, strict: false });
+    const validate = ajv.compile(JSON.parse(readFileSync(join(ROOT, "docs/lint-report.schema.json"), "utf8")));
+    expect(validate(doc) ? "" : ajv.errorsText(validate.errors)).toBe("");
+  });
+
+  test("SARIF: the host is a property of each host result", () => {
+    const sarif = JSON.parse(renderSarif(report));
+    const results = sarif.runs[0].results.filter((r: { ruleId: string }) => r.ruleId.startsWith("gemini-parameters-"));
+    expect(results.length).toBeGreaterThan(0);
+    for (const r of results) expect(r.properties.host).toBe("gemini-parameters");
+  });
+
+  test("an ignored host finding does not count in the summary", () => {
+    const policy = parsePolicy(
+      JSON.stringify({
+        version: 1,
+        rules: { "gemini-parameters-keyword-unsupported": "off" },
+      }),
+      "mcp-contract.config.json",
+    );
+    const lines = lint("filesystem-2025.8.21", ["gemini-parameters"], { policy }).report.hosts?.map((h) => h.line);
+    expect(lines).toEqual(["gemini-parameters: accepted"]);
+  });
+});
+
+describe('the policy file\'s "hosts"', () => {
+  test("names profiles (all expands, order and duplicates do not matter)", () => {
+    const parse = (hosts: unknown) => parsePolicy(JSON.stringify({ version: 1, hosts }), "mcp-contract.config.json");
+    expect(parse(["openai", "gemini-parameters", "openai"]).hosts).toEqual(["gemini-parameters", "openai"]);
+    expect(parse(["all"]).hosts).toEqual([...HOST_IDS]);
+    expect(parsePolicy('{"version": 1}', "p.json").hosts).toBeUndefined();
+  });
+
+  test("a wrong value says where and what the profiles are (exit 2)", () => {
+    const parse = (hosts: unknown) => () =>
+      parsePolicy(JSON.stringify({ version: 1, hosts }), "mcp-contract.config.json");
+    expect(parse("openai")).toThrow('at $.hosts, expected an array of host profile names (or ["all"])');
+    expect(parse(["open-ai"])).toThrow('no host profile is named "open-ai". Did you mean openai');
+  });
+});
