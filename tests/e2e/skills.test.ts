@@ -10,6 +10,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { cliCommand } from "../helpers/cli.ts";
 import { limit } from "../helpers/clock.ts";
+import { parseReport } from "./contract-builders.ts";
 import { BUN, ROOT, runCli, tempDir } from "./e2e-helpers.ts";
 
 const SKILLS_SERVER = join(ROOT, "tests/fixtures/v2/skills-server.ts");
@@ -137,7 +138,8 @@ describe("diff and check", () => {
       await snapshot(next, "--era", "modern", ...stdio("--next"));
       const result = await runCli(["diff", lockfile("modern.json"), next, "--format", "json", "--fail-on", "breaking"]);
       expect(result.code).toBe(1);
-      const skillChanges = (JSON.parse(result.stdout) as Report).changes
+      // Valid against docs/report.schema.json (which knows the "skill" target kind and group).
+      const skillChanges = (parseReport(result.stdout) as unknown as Report).changes
         .filter((c) => c.target.kind === "skill")
         .map((c) => [c.rule, c.severity, c.target.name, c.path]);
       expect(skillChanges).toEqual([
