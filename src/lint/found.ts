@@ -51,29 +51,34 @@ export interface SchemaNode {
  */
 export function walkSchema(schema: Json | undefined, path: string): SchemaNode[] {
   const nodes: SchemaNode[] = [];
-  walkNodes(schema, () => path, nodes);
+  visitSchema(schema, path, (node) => nodes.push(node));
   return nodes;
+}
+
+/** The same walk, each node handed to `visit` as it is reached (src/lint/schema-pass.ts shares it). */
+export function visitSchema(schema: Json | undefined, path: string, visit: (node: SchemaNode) => void): void {
+  walkNodes(schema, () => path, visit);
 }
 
 /**
  * The walk, depth first, with each node's pointer built only when a rule reads it (for a
  * finding): most nodes need none, and building every pointer was a fifth of lint's time on big
- * files. A list rather than a generator: resuming a generator per node cost more than the rules.
+ * files. A callback rather than a generator: resuming a generator per node cost more than the rules.
  */
-function walkNodes(schema: Json | undefined, pathOf: () => string, nodes: SchemaNode[]): void {
+function walkNodes(schema: Json | undefined, pathOf: () => string, visit: (node: SchemaNode) => void): void {
   if (!isJsonObject(schema)) return;
   let path: string | undefined;
   const here = () => {
     path ??= pathOf();
     return path;
   };
-  nodes.push({
+  visit({
     schema,
     get path() {
       return here();
     },
   });
-  forEachSubschema(schema, (child, segments) => walkNodes(child, () => pointer(here(), ...segments), nodes));
+  forEachSubschema(schema, (child, segments) => walkNodes(child, () => pointer(here(), ...segments), visit));
 }
 
 export const SCHEMA_KEYS = ["inputSchema", "outputSchema"] as const;

@@ -7,7 +7,6 @@ import {
   describeJson,
   type Found,
   found,
-  perToolSchema,
   SCHEMA_KEYS,
   type SchemaFound,
   show,
@@ -17,7 +16,8 @@ import {
 } from "./found.ts";
 import type { LintCheck } from "./model.ts";
 import { checkMcpHeaders, outputSchemaTools } from "./rules-2026.ts";
-import { ajvMessage, metaErrors, patternProblems, schemaDialect } from "./schema-meta.ts";
+import { ajvMessage, metaErrors, patternProblemsAt, schemaDialect } from "./schema-meta.ts";
+import type { SchemaVisitor } from "./schema-pass.ts";
 import { uriTemplateProblem } from "./uri-template-syntax.ts";
 
 // ── tool names ─────────────────────────────────────────────────────────────────────────
@@ -113,14 +113,25 @@ function checkObjectSchema(contract: Contract, key: "inputSchema" | "outputSchem
 
 // ── schemas: meta-schema validation (the ajv part is in schema-meta.ts) ────────────────
 
-function checkSchemaValid(contract: Contract): Found[] {
-  return perToolSchema(contract, SCHEMA_KEYS, (schema, key) => {
+/** ajv's errors first (once per schema, in finish), then each pattern that does not compile, node by node. */
+const schemaValid: SchemaVisitor = {
+  keys: SCHEMA_KEYS,
+  visit(node, root, key, out) {
+    if (!schemaDialect(root)) return;
+    for (const { path, pattern, problem } of patternProblemsAt(node)) {
+      out.push({
+        path,
+        message: `${key} has pattern ${show(pattern)}, which is not a valid regular expression (${problem})`,
+        evidence: pattern,
+      });
+    }
+  },
+  finish(root, key, patterns) {
+    const dialect = schemaDialect(root);
+    if (!dialect) return patterns;
     const out: SchemaFound[] = [];
-    if (!isJsonObject(schema)) return out;
-    const dialect = schemaDialect(schema);
-    if (!dialect) return out;
-    for (const error of metaErrors(schema, dialect)) {
-      const value = resolvePointer(schema, error.instancePath);
+    for (const error of metaErrors(root, dialect)) {
+      const value = resolvePointer(root, error.instancePath);
       const small = value !== undefined && JSON.stringify(value).length <= 200 ? value : undefined;
       const at = error.instancePath === "" ? "" : ` at ${error.instancePath}`;
       out.push({
@@ -129,16 +140,10 @@ function checkSchemaValid(contract: Contract): Found[] {
         evidence: small,
       });
     }
-    for (const { path, pattern, problem } of patternProblems(schema, `/${key}`)) {
-      out.push({
-        path,
-        message: `${key} has pattern ${show(pattern)}, which is not a valid regular expression (${problem})`,
-        evidence: pattern,
-      });
-    }
+    out.push(...patterns);
     return out;
-  });
-}
+  },
+};
 
 function checkDialectUnsupported(contract: Contract): Found[] {
   const out: Found[] = [];
@@ -191,32 +196,29 @@ function matchesPattern(schema: JsonObject, name: string): boolean {
   });
 }
 
-function checkRequiredDeclared(contract: Contract): Found[] {
-  return perToolSchema(contract, SCHEMA_KEYS, (schema, key) => {
-    const out: SchemaFound[] = [];
-    for (const node of walkSchema(schema, `/${key}`)) {
-      const { required, properties, additionalProperties } = node.schema;
-      if (!Array.isArray(required)) continue;
-      const closed = additionalProperties === false;
-      if (!closed && !isJsonObject(properties)) continue;
-      const own = new Set(isJsonObject(properties) ? Object.keys(properties) : []);
-      const declared = closed ? own : declaredNames(node.schema);
-      if (declared === null) continue;
-      required.forEach((name, index) => {
-        if (typeof name !== "string" || declared.has(name) || matchesPattern(node.schema, name)) return;
-        const why = closed
-          ? "and additionalProperties is false, so no value can satisfy the schema"
-          : "so it has no type or description";
-        out.push({
-          path: pointer(node.path, "required", index),
-          message: `required property ${show(name)} is not declared in properties ${why}`,
-          evidence: name,
-        });
+const requiredDeclared: SchemaVisitor = {
+  keys: SCHEMA_KEYS,
+  visit(node, _root, _key, out) {
+    const { required, properties, additionalProperties } = node.schema;
+    if (!Array.isArray(required)) return;
+    const closed = additionalProperties === false;
+    if (!closed && !isJsonObject(properties)) return;
+    const own = new Set(isJsonObject(properties) ? Object.keys(properties) : []);
+    const declared = closed ? own : declaredNames(node.schema);
+    if (declared === null) return;
+    required.forEach((name, index) => {
+      if (typeof name !== "string" || declared.has(name) || matchesPattern(node.schema, name)) return;
+      const why = closed
+        ? "and additionalProperties is false, so no value can satisfy the schema"
+        : "so it has no type or description";
+      out.push({
+        path: pointer(node.path, "required", index),
+        message: `required property ${show(name)} is not declared in properties ${why}`,
+        evidence: name,
       });
-    }
-    return out;
-  });
-}
+    });
+  },
+};
 
 // ── schemas: $ref resolution ───────────────────────────────────────────────────────────
 
@@ -283,24 +285,22 @@ function refProblem(root: JsonObject, ref: string): RefProblem | undefined {
   return { remote: false, message: "it is a relative reference and the schema has no base URI ($id)" };
 }
 
-function checkRefs(contract: Contract, remote: boolean): Found[] {
-  return perToolSchema(contract, SCHEMA_KEYS, (schema, key) => {
-    const out: SchemaFound[] = [];
-    if (!isJsonObject(schema)) return out;
-    for (const node of walkSchema(schema, `/${key}`)) {
+function refsVisitor(remote: boolean): SchemaVisitor {
+  return {
+    keys: SCHEMA_KEYS,
+    visit(node, root, _key, out) {
       for (const keyword of ["$ref", "$dynamicRef"]) {
         const ref = node.schema[keyword];
         if (typeof ref !== "string") continue;
-        const problem = refProblem(schema, ref);
+        const problem = refProblem(root, ref);
         if (!problem || problem.remote !== remote) continue;
         const message = remote
           ? `${keyword} ${show(ref)} is remote and cannot be checked offline`
           : `${keyword} ${show(ref)} does not resolve: ${problem.message}`;
         out.push({ path: pointer(node.path, keyword), message, evidence: ref });
       }
-    }
-    return out;
-  });
+    },
+  };
 }
 
 // ── resource templates: RFC 6570 (the syntax is in uri-template-syntax.ts) ──────────────
@@ -403,13 +403,17 @@ export const PROTOCOL_CHECKS = {
   "input-schema-missing": checkInputSchemaMissing,
   "input-schema-not-object": (contract) => checkObjectSchema(contract, "inputSchema"),
   "output-schema-not-object": (contract) => checkObjectSchema(outputSchemaTools(contract), "outputSchema"),
-  "schema-invalid": checkSchemaValid,
   "schema-dialect-unsupported": checkDialectUnsupported,
-  "required-not-declared": checkRequiredDeclared,
-  "ref-unresolvable": (contract) => checkRefs(contract, false),
-  "ref-remote": (contract) => checkRefs(contract, true),
   "template-uri-invalid": checkTemplates,
   "prompt-argument-duplicate": checkPromptArguments,
   "annotation-hint-not-boolean": checkHints,
   "mcp-header-invalid": checkMcpHeaders,
 } satisfies Partial<Record<LintRuleId, LintCheck>>;
+
+/** The schema rules that read every node, walked once for all of them (schema-pass.ts). */
+export const PROTOCOL_SCHEMA_VISITORS = {
+  "schema-invalid": schemaValid,
+  "required-not-declared": requiredDeclared,
+  "ref-unresolvable": refsVisitor(false),
+  "ref-remote": refsVisitor(true),
+} satisfies Partial<Record<LintRuleId, SchemaVisitor>>;

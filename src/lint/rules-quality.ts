@@ -10,17 +10,9 @@ import { pointer } from "../contract/pointer.ts";
 import { MAX_DESCRIPTION, MIN_DESCRIPTION } from "../rules/lint-rules.ts";
 import type { LintRuleId } from "../rules/registry.ts";
 import { thousands } from "../util/text.ts";
-import {
-  type Found,
-  found,
-  perToolSchema,
-  resolvePointer,
-  SCHEMA_KEYS,
-  type SchemaFound,
-  show,
-  walkSchema,
-} from "./found.ts";
+import { type Found, found, perToolSchema, resolvePointer, SCHEMA_KEYS, show } from "./found.ts";
 import type { LintCheck } from "./model.ts";
+import type { SchemaVisitor } from "./schema-pass.ts";
 import { indexShapes } from "./shapes.ts";
 
 function text(value: Json | undefined): string | undefined {
@@ -339,25 +331,22 @@ function checkMutationHints(contract: Contract): Found[] {
 
 // ── schemas ────────────────────────────────────────────────────────────────────────────
 
-function checkEnumDuplicates(contract: Contract): Found[] {
-  return perToolSchema(contract, SCHEMA_KEYS, (schema, key) => {
-    const out: SchemaFound[] = [];
-    for (const node of walkSchema(schema, `/${key}`)) {
-      const values = node.schema.enum;
-      if (!Array.isArray(values)) continue;
-      for (let j = 1; j < values.length; j++) {
-        const i = values.findIndex((value, k) => k < j && jsonEqual(value, values[j]));
-        if (i === -1) continue;
-        out.push({
-          path: pointer(node.path, "enum", j),
-          message: `enum value ${JSON.stringify(values[j])} is listed twice (items ${i} and ${j})`,
-          evidence: values[j],
-        });
-      }
+const enumDuplicates: SchemaVisitor = {
+  keys: SCHEMA_KEYS,
+  visit(node, _root, _key, out) {
+    const values = node.schema.enum;
+    if (!Array.isArray(values)) return;
+    for (let j = 1; j < values.length; j++) {
+      const i = values.findIndex((value, k) => k < j && jsonEqual(value, values[j]));
+      if (i === -1) continue;
+      out.push({
+        path: pointer(node.path, "enum", j),
+        message: `enum value ${JSON.stringify(values[j])} is listed twice (items ${i} and ${j})`,
+        evidence: values[j],
+      });
     }
-    return out;
-  });
-}
+  },
+};
 
 // ── size of the tool list ──────────────────────────────────────────────────────────────
 
@@ -412,6 +401,10 @@ export const QUALITY_CHECKS = {
   "prompt-description-missing": checkPromptDescriptions,
   "naming-style-inconsistent": checkNamingStyle,
   "mutation-without-hints": checkMutationHints,
-  "enum-duplicate-values": checkEnumDuplicates,
   "tool-list-too-large": checkTokenBudget,
 } satisfies Partial<Record<LintRuleId, LintCheck>>;
+
+/** The schema rules that read every node, walked once for all of them (schema-pass.ts). */
+export const QUALITY_SCHEMA_VISITORS = {
+  "enum-duplicate-values": enumDuplicates,
+} satisfies Partial<Record<LintRuleId, SchemaVisitor>>;

@@ -9,7 +9,7 @@ import type { ErrorObject, ValidateFunction } from "ajv";
 import type AjvCore from "ajv/dist/core";
 import { isJsonObject, type Json, type JsonObject } from "../contract/model.ts";
 import { pointer } from "../contract/pointer.ts";
-import { walkSchema } from "./found.ts";
+import type { SchemaNode } from "./found.ts";
 
 export type Dialect = "2020-12" | "2019-09" | "draft-07" | "draft-06";
 
@@ -56,26 +56,24 @@ function regexProblem(text: string): string | undefined {
 }
 
 /**
- * Patterns that do not compile. ajv does not assert formats (such as "regex") while
- * validating against a meta-schema, so `pattern` and `patternProperties` are checked here.
+ * The patterns of one schema node that do not compile. ajv does not assert formats (such as
+ * "regex") while validating against a meta-schema, so `pattern` and `patternProperties` are
+ * checked here, node by node as the schema pass (schema-pass.ts) walks them.
  */
-export function* patternProblems(
-  schema: Json,
-  base: string,
-): Generator<{ path: string; pattern: string; problem: string }> {
-  for (const node of walkSchema(schema, base)) {
-    const { pattern, patternProperties } = node.schema;
-    if (typeof pattern === "string") {
-      const problem = regexProblem(pattern);
-      if (problem) yield { path: pointer(node.path, "pattern"), pattern, problem };
-    }
-    if (isJsonObject(patternProperties)) {
-      for (const key of Object.keys(patternProperties)) {
-        const problem = regexProblem(key);
-        if (problem) yield { path: pointer(node.path, "patternProperties", key), pattern: key, problem };
-      }
+export function patternProblemsAt(node: SchemaNode): { path: string; pattern: string; problem: string }[] {
+  const out: { path: string; pattern: string; problem: string }[] = [];
+  const { pattern, patternProperties } = node.schema;
+  if (typeof pattern === "string") {
+    const problem = regexProblem(pattern);
+    if (problem) out.push({ path: pointer(node.path, "pattern"), pattern, problem });
+  }
+  if (isJsonObject(patternProperties)) {
+    for (const key of Object.keys(patternProperties)) {
+      const problem = regexProblem(key);
+      if (problem) out.push({ path: pointer(node.path, "patternProperties", key), pattern: key, problem });
     }
   }
+  return out;
 }
 
 const metaValidators = new Map<Dialect, ValidateFunction>();

@@ -1,0 +1,106 @@
+/**
+ * One walk per tool schema for every schema rule that reads it node by node (issue #33): each
+ * such rule is a visitor, and the first of them a lint run asks for walks each schema shape
+ * once (src/lint/shapes.ts) and calls every visitor at every node. The findings of all of them
+ * are kept for the run (by the shape index, which lintContract makes afresh), so the next rule
+ * only reads its own. Before, each rule walked every schema itself: five walks of the same
+ * nodes, and five lists of them built and dropped. Pure; no I/O.
+ */
+import type { Contract, JsonObject } from "../contract/model.ts";
+import type { LintRuleId } from "../rules/registry.ts";
+import { type Found, found, SCHEMA_KEYS, type SchemaFound, type SchemaNode, show, visitSchema } from "./found.ts";
+import type { LintCheck } from "./model.ts";
+import { indexShapes, type SurfaceSizes } from "./shapes.ts";
+
+export type SchemaKey = (typeof SCHEMA_KEYS)[number];
+
+export interface SchemaVisitor {
+  /** Which of a tool's schemas the rule reads, in the order its findings are listed. */
+  keys: readonly SchemaKey[];
+  /** Called at each node of an object schema, root first, depth first; pushes findings to `out`. */
+  visit(node: SchemaNode, root: JsonObject, key: SchemaKey, out: SchemaFound[]): void;
+  /** The schema's findings from what `visit` found, when the rule adds to them (default: as found). */
+  finish?(root: JsonObject, key: SchemaKey, found: SchemaFound[]): SchemaFound[];
+}
+
+/** Findings by rule, then key (SCHEMA_KEYS index), then shape id. */
+type PassResults = Map<string, (SchemaFound[] | undefined)[][]>;
+
+const NONE: SchemaFound[] = [];
+
+/** The run's results, by the shape index lintContract makes afresh each run. */
+const PASSES = new WeakMap<SurfaceSizes, PassResults>();
+
+function runPass(contract: Contract, index: SurfaceSizes, visitors: Readonly<Record<string, SchemaVisitor>>) {
+  const ids = Object.keys(visitors);
+  const results: PassResults = new Map(ids.map((id) => [id, SCHEMA_KEYS.map(() => [])]));
+  const tools = contract.tools;
+  SCHEMA_KEYS.forEach((key, k) => {
+    const readers = ids.filter((id) => visitors[id]!.keys.includes(key));
+    if (readers.length === 0) return;
+    const shapes = index.shapes[key];
+    const outs = readers.map(() => [] as SchemaFound[]);
+    for (let t = 0; t < tools.length; t++) {
+      const shape = shapes[t] ?? -1;
+      if (shape === -1 || results.get(readers[0]!)![k]![shape] !== undefined) continue;
+      const root = tools[t]![key] as JsonObject;
+      for (const out of outs) out.length = 0;
+      visitSchema(root, `/${key}`, (node) => {
+        for (let r = 0; r < readers.length; r++) visitors[readers[r]!]!.visit(node, root, key, outs[r]!);
+      });
+      readers.forEach((id, r) => {
+        const visitor = visitors[id]!;
+        const list = visitor.finish ? visitor.finish(root, key, [...outs[r]!]) : outs[r]!;
+        results.get(id)![k]![shape] = list.length === 0 ? NONE : [...list];
+      });
+    }
+  });
+  return results;
+}
+
+/**
+ * The checks of `visitors`, by rule id: each gives its rule's findings from the one pass, every
+ * tool of a shape with that shape's findings under its own name.
+ */
+export function schemaPassChecks<Id extends LintRuleId>(
+  visitors: Readonly<Record<Id, SchemaVisitor>>,
+): Record<Id, LintCheck> {
+  const checks = {} as Record<Id, LintCheck>;
+  for (const id of Object.keys(visitors) as Id[]) {
+    checks[id] = (contract) => {
+      const index = indexShapes(contract);
+      let pass = PASSES.get(index);
+      if (!pass) {
+        pass = runPass(contract, index, visitors);
+        PASSES.set(index, pass);
+      }
+      return toolFindings(contract, index, visitors[id].keys, pass.get(id)!);
+    };
+  }
+  return checks;
+}
+
+/** Each tool's findings in list order, its schemas in `keys` order, from the findings by shape. */
+function toolFindings(
+  contract: Contract,
+  index: SurfaceSizes,
+  keys: readonly SchemaKey[],
+  byShape: (SchemaFound[] | undefined)[][],
+): Found[] {
+  const out: Found[] = [];
+  const tools = contract.tools;
+  for (let t = 0; t < tools.length; t++) {
+    const tool = tools[t]!;
+    let shown: string | undefined;
+    for (const key of keys) {
+      const shape = index.shapes[key][t] ?? -1;
+      if (shape === -1) continue;
+      const results = byShape[SCHEMA_KEYS.indexOf(key)]![shape] ?? NONE;
+      for (const r of results) {
+        shown ??= show(tool.name);
+        out.push(found("tool", tool.name, r.path, `tool ${shown}: ${r.message}`, r.evidence));
+      }
+    }
+  }
+  return out;
+}
