@@ -168,6 +168,25 @@ export const LINT_RULE_ROWS = [
       "MCP 2026-07-28 lets an inputSchema property carry `x-mcp-header` to have its argument mirrored into an `Mcp-Param-{name}` HTTP header that intermediaries route on. The value must be a non-empty HTTP header name (an RFC 9110 token: no spaces, delimiters or control characters; a CR or LF there would inject headers), unique ignoring case within the schema, on a string, integer or boolean property (number is excluded), and on a property reached from the root through `properties` alone (not under items, additionalProperties, anyOf/oneOf/allOf/not, if/then/else or $defs). Clients on Streamable HTTP must exclude a tool with any invalid declaration from tools/list, so the tool silently disappears for them. Reported whatever protocol the capture spoke: the tools a dual-era server lists are the same in both eras.",
     example: '"limit": {"type": "number", "x-mcp-header": "Limit"}',
   },
+  {
+    id: "skill-entry-invalid",
+    group: "protocol",
+    level: "error",
+    summary:
+      "a skill (Skills extension, SEP-2640) breaks the entry shape: a file digest that is not sha256 hex, a size that is not a byte count, its SKILL.md missing from its manifest, no name or description",
+    rationale:
+      'SEP-2640 addresses a skill by the URI of its `SKILL.md` and lists every file of it with `digest` ("sha256:" and 64 lowercase hex digits of the raw bytes) and `size`; hosts verify each file against its digest before the agent reads it, and the SDKs refuse entries that break the shape. The frontmatter must carry the `name` and `description` Agent Skills requires: the description is all a host shows the model to choose the skill. A file that cannot be verified, or a skill that cannot be routed, is dropped by the host.',
+    example: '"resources": [{"uri": "skill://forecast/SKILL.md", "digest": "md5:9b20f1…", "size": 144}]',
+  },
+  {
+    id: "skill-name-invalid",
+    group: "protocol",
+    level: "warning",
+    summary: "a skill's frontmatter name breaks the Agent Skills naming rules or does not match its folder",
+    rationale:
+      "SEP-2640 delegates the skill format to the Agent Skills specification: a name is 1–64 lowercase letters, digits and hyphens, with no hyphen at either end or twice in a row, and it is the name of the skill's folder (the URI segment before SKILL.md). Hosts that enforce the format skip such a skill, and users invoke skills by these names.",
+    example: '"uri": "skill://forecast/SKILL.md", "frontmatter": {"name": "Trip_Forecast", …}',
+  },
 
   // ── quality for the model that reads the surface ──
   {

@@ -4,7 +4,7 @@
  */
 import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
-import type { Contract, JsonObject } from "../../../src/contract/model.ts";
+import type { Contract, JsonObject, Skill } from "../../../src/contract/model.ts";
 import { DEFAULT_LINT_OPTIONS } from "../../../src/lint/model.ts";
 import { uriTemplateProblem } from "../../../src/lint/uri-template-syntax.ts";
 import { contract, prompt, resource, template, tool } from "../diff/helpers.ts";
@@ -557,7 +557,67 @@ const ROWS: Row[] = [
     contract: { tools: [tool("t", { annotations: { title: "T", readOnlyHint: true, openWorldHint: false } })] },
     expected: [],
   },
+  // skills (SEP-2640)
+  {
+    rule: "skill-entry-invalid",
+    title: "a digest that is not sha256 hex, a size that is no byte count, SKILL.md not in the manifest",
+    contract: {
+      skills: [skillEntry("forecast", [{ uri: "skill://forecast/GUIDE.md", digest: "md5:9b20f1", size: -1 }])],
+    },
+    expected: [
+      {
+        kind: "skill",
+        name: "skill://forecast/SKILL.md",
+        path: "/resources",
+        message: "does not list its own SKILL.md",
+      },
+      { path: "/resources/0/digest", message: 'has digest "md5:9b20f1", not "sha256:" and 64 lowercase hex digits' },
+      { path: "/resources/0/size", message: "has size a number, not a byte count" },
+    ],
+  },
+  {
+    rule: "skill-entry-invalid",
+    title: "no description",
+    contract: { skills: [{ ...skillEntry("forecast"), frontmatter: { name: "forecast" } }] },
+    expected: [{ path: "/frontmatter/description", message: "the frontmatter has no description" }],
+  },
+  {
+    rule: "skill-entry-invalid",
+    title: 'a well-formed entry, and "dynamic" files',
+    contract: { skills: [skillEntry("forecast"), { ...skillEntry("alerts"), resources: "dynamic" }] },
+    expected: [],
+  },
+  {
+    rule: "skill-name-invalid",
+    title: "capitals and underscores; a name that is not its folder's",
+    contract: {
+      skills: [
+        { ...skillEntry("forecast"), frontmatter: { name: "Trip_Forecast", description: "Plan a trip." } },
+        { ...skillEntry("alerts"), frontmatter: { name: "weather-alerts", description: "Set alerts." } },
+      ],
+    },
+    expected: [
+      { path: "/frontmatter/name", message: 'name "Trip_Forecast" breaks the Agent Skills naming rules' },
+      { path: "/frontmatter/name", message: 'name "weather-alerts" does not match its folder "alerts"' },
+    ],
+  },
+  {
+    rule: "skill-name-invalid",
+    title: "lowercase with single hyphens, the folder's name",
+    contract: { skills: [skillEntry("trip-forecast")] },
+    expected: [],
+  },
 ];
+
+/** A well-formed skill entry at skill://NAME/SKILL.md; `files` replaces its manifest. */
+function skillEntry(name: string, files?: JsonObject[]): Skill {
+  const uri = `skill://${name}/SKILL.md`;
+  return {
+    uri,
+    frontmatter: { name, description: `Plan a trip around the weather with ${name}.` },
+    resources: files ?? [{ uri, digest: `sha256:${"0".repeat(64)}`, size: 120 }],
+  };
+}
 
 const BY_ID = new Map<string, CheckedRule>(PROTOCOL_RULES.map((rule) => [rule.id, rule]));
 
