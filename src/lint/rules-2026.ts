@@ -1,18 +1,29 @@
 /**
  * Protocol checks for what MCP 2026-07-28 changed in tools: `x-mcp-header` declarations
- * (mcp-header-invalid), and outputSchema roots, which may be any schema object from that
+ * (mcp-header-invalid, a visitor of the shared schema walk), and outputSchema roots, which may be any schema object from that
  * revision on (output-schema-not-object keeps its 2025 reading for surfaces captured in a
- * legacy revision). Wired into PROTOCOL_CHECKS (rules-protocol.ts). Pure.
+ * legacy revision). Wired into rules-protocol.ts. Pure.
  */
 import { type Contract, eraOf, isJsonObject } from "../contract/model.ts";
-import { mcpHeaderDeclarations } from "../schema/mcp-header.ts";
-import { type Found, perToolSchema, type SchemaFound, show } from "./found.ts";
+import { MCP_HEADER_KEYWORD, mcpHeaderDeclarations } from "../schema/mcp-header.ts";
+import { type SchemaFound, show } from "./found.ts";
+import type { SchemaVisitor } from "./schema-pass.ts";
 
-/** One finding per invalid `x-mcp-header` in a tool's inputSchema. */
-export function checkMcpHeaders(contract: Contract): Found[] {
-  return perToolSchema(contract, ["inputSchema"], (schema) => {
+/**
+ * One finding per invalid `x-mcp-header` in a tool's inputSchema. A visitor of the shared schema
+ * walk (schema-pass.ts) that only notes whether a node declares one: almost no schema does, and
+ * only those are read again by mcpHeaderDeclarations, which needs the whole schema at once
+ * (duplicates across it, and whether a property is reached through `properties` alone).
+ */
+export const mcpHeaders: SchemaVisitor = {
+  keys: ["inputSchema"],
+  visit(node, _root, _key, out) {
+    if (out.length === 0 && Object.hasOwn(node.schema, MCP_HEADER_KEYWORD)) out.push(DECLARES);
+  },
+  finish(root, _key, seen) {
     const out: SchemaFound[] = [];
-    for (const declaration of mcpHeaderDeclarations(schema)) {
+    if (seen.length === 0) return out;
+    for (const declaration of mcpHeaderDeclarations(root)) {
       if (declaration.problem === undefined) continue;
       const where = declaration.property ? ` on property ${show(declaration.property.join("."))}` : "";
       out.push({
@@ -22,8 +33,11 @@ export function checkMcpHeaders(contract: Contract): Found[] {
       });
     }
     return out;
-  });
-}
+  },
+};
+
+/** What mcpHeaders' visit notes: the schema declares a header somewhere (never a finding itself). */
+const DECLARES: SchemaFound = { path: "", message: "" };
 
 /**
  * The contract whose outputSchemas output-schema-not-object judges: all of them for a surface

@@ -15,7 +15,7 @@ import {
   walkSchema,
 } from "./found.ts";
 import type { LintCheck } from "./model.ts";
-import { checkMcpHeaders, outputSchemaTools } from "./rules-2026.ts";
+import { mcpHeaders, outputSchemaTools } from "./rules-2026.ts";
 import { ajvMessage, metaErrors, patternProblemsAt, schemaDialect } from "./schema-meta.ts";
 import type { SchemaVisitor } from "./schema-pass.ts";
 import { uriTemplateProblem } from "./uri-template-syntax.ts";
@@ -407,7 +407,6 @@ export const PROTOCOL_CHECKS = {
   "template-uri-invalid": checkTemplates,
   "prompt-argument-duplicate": checkPromptArguments,
   "annotation-hint-not-boolean": checkHints,
-  "mcp-header-invalid": checkMcpHeaders,
 } satisfies Partial<Record<LintRuleId, LintCheck>>;
 
 /** The schema rules that read every node, walked once for all of them (schema-pass.ts). */
@@ -416,4 +415,5 @@ export const PROTOCOL_SCHEMA_VISITORS = {
   "required-not-declared": requiredDeclared,
   "ref-unresolvable": refsVisitor(false),
   "ref-remote": refsVisitor(true),
+  "mcp-header-invalid": mcpHeaders,
 } satisfies Partial<Record<LintRuleId, SchemaVisitor>>;
