@@ -56,8 +56,9 @@ export function boundedFetch(hooks: FetchHooks, base: Fetch = fetch): Fetch {
  * Metadata" and "Backward Compatibility"), around a fetch that carries JSON-RPC POSTs:
  *
  * - a request whose `_meta` names a protocol version gets the `MCP-Protocol-Version` and
- *   `Mcp-Method` headers mirrored from its body (mcp-contract sends no request that needs
- *   `Mcp-Name`: it lists, and calls, reads or gets nothing);
+ *   `Mcp-Method` headers mirrored from its body, and `Mcp-Name` for the requests that name
+ *   something (tools/call and prompts/get: params.name; resources/read: params.uri; replay
+ *   sends them), Base64-wrapped (`=?base64?…?=`) when the value is no plain header text;
  * - a 4xx other than 401 and 403 whose body is the JSON-RPC error answering that request
  *   (UnsupportedProtocolVersionError with 400, "Method not found" with 404, …) is handed to
  *   the transport as the in-band answer it is, so that the session reads its code and data.
@@ -71,6 +72,7 @@ export function modernFetch(base: Fetch): Fetch {
     const headers = new Headers(init?.headers);
     headers.set("mcp-protocol-version", request.version);
     headers.set("mcp-method", request.method);
+    if (request.name !== undefined) headers.set("mcp-name", headerText(request.name));
     const response = await base(url, { ...init, headers });
     const status = response.status;
     if (status < 400 || status >= 500 || status === 401 || status === 403) return response;
@@ -82,15 +84,28 @@ export function modernFetch(base: Fetch): Fetch {
   };
 }
 
-/** The one modern request a POST carries (its id, method and protocol version), or undefined. */
-function modernRequest(init: RequestInit | undefined): { id: unknown; method: string; version: string } | undefined {
+/** The params field Mcp-Name mirrors, by method. */
+const NAMED_BY: Record<string, string> = { "tools/call": "name", "prompts/get": "name", "resources/read": "uri" };
+
+/** A header value as sent: as is when it is visible ASCII without edge spaces, else in the Base64 sentinel. */
+function headerText(value: string): string {
+  if (/^[\x21-\x7e](?:[\x20-\x7e]*[\x21-\x7e])?$/.test(value) && !value.startsWith("=?base64?")) return value;
+  return `=?base64?${Buffer.from(value, "utf8").toString("base64")}?=`;
+}
+
+/** The one modern request a POST carries (its id, method, protocol version and the name it names), or undefined. */
+function modernRequest(
+  init: RequestInit | undefined,
+): { id: unknown; method: string; version: string; name?: string } | undefined {
   if (init?.method !== "POST" || typeof init.body !== "string") return undefined;
   try {
-    const message = JSON.parse(init.body) as { id?: unknown; method?: unknown; params?: { _meta?: unknown } };
+    const message = JSON.parse(init.body) as { id?: unknown; method?: unknown; params?: Record<string, unknown> };
     const meta = message?.params?._meta as Record<string, unknown> | undefined;
     const version = meta?.["io.modelcontextprotocol/protocolVersion"];
     if (typeof message.method !== "string" || typeof version !== "string") return undefined;
-    return { id: message.id, method: message.method, version };
+    const field = Object.hasOwn(NAMED_BY, message.method) ? NAMED_BY[message.method] : undefined;
+    const name = field === undefined ? undefined : message.params?.[field];
+    return { id: message.id, method: message.method, version, ...(typeof name === "string" && { name }) };
   } catch {
     return undefined;
   }
