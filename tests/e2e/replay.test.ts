@@ -8,7 +8,7 @@
 import { describe, expect, test } from "bun:test";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { BUN, fixtureTarget, ROOT, runCli, startHttpFixture, tempDir } from "../helpers/cli.ts";
+import { BUN, type CliResult, fixtureTarget, ROOT, runCli, startHttpFixture, tempDir } from "../helpers/cli.ts";
 
 const V2 = join(ROOT, "tests/fixtures/v2/server.ts");
 const EVERYTHING = join(ROOT, "node_modules/@modelcontextprotocol/server-everything/dist/index.js");
@@ -93,7 +93,9 @@ describe("replay against the v2-SDK weather server's next versions", () => {
         "modern",
         ...v2(variant),
       ]);
-    const [same, retyped, removed, failing] = await Promise.all(["same", "retyped", "removed", "failing"].map(run));
+    const [same, retyped, removed, failing] = (await Promise.all(
+      ["same", "retyped", "removed", "failing"].map(run),
+    )) as [CliResult, CliResult, CliResult, CliResult];
     expect(same.stderr).toBe("");
     expect(same.code).toBe(0);
     expect(json(same.stdout).sections[0]?.calls.map((c) => c.status)).toEqual(["kept", "kept", "kept"]);
