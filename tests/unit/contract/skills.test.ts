@@ -5,8 +5,9 @@
  * skills/get, and the description quality rules. In process and fast.
  */
 import { describe, expect, test } from "bun:test";
+import { type CaptureSession, captureSurface } from "../../../src/capture/capture.ts";
 import { serializeContract } from "../../../src/contract/canonical.ts";
-import type { Contract, Skill } from "../../../src/contract/model.ts";
+import type { Contract, JsonObject, Skill } from "../../../src/contract/model.ts";
 import { parseContract } from "../../../src/contract/read.ts";
 import { assertCapturedSurface } from "../../../src/contract/validate.ts";
 import { ServerError, UsageError } from "../../../src/errors.ts";
@@ -169,5 +170,62 @@ describe("peer formats", () => {
     expect(skillChanges(withSkills, imported)).toEqual([]);
     // Two lockfiles of ours do differ.
     expect(skillChanges(base, withSkills).map((c) => c.rule)).toEqual(["skill-added"]);
+  });
+});
+
+describe("capture", () => {
+  /** A session whose server answers skills/list with `pages` (by cursor), and records what was asked. */
+  function skillsSession(
+    pages: Record<string, JsonObject>,
+    capabilities: JsonObject = { extensions: { "io.modelcontextprotocol/skills": {} } },
+  ) {
+    const asked: string[] = [];
+    const session = {
+      opening: {
+        era: "legacy",
+        protocolVersion: "2025-11-25",
+        result: { serverInfo: { name: "fake", version: "1" }, capabilities },
+      },
+      era: "legacy",
+      changedLists: new Set(),
+      request: async (method: string, params?: JsonObject) => {
+        asked.push(`${method} ${String(params?.cursor ?? "")}`.trim());
+        const page = pages[String(params?.cursor ?? "")];
+        if (method !== "skills/list" || page === undefined) throw new Error(`unexpected ${method}`);
+        return structuredClone(page);
+      },
+      listen: async () => true,
+      assertHealthy: async () => {},
+    } as unknown as CaptureSession;
+    return { session, asked };
+  }
+
+  test("skills/list is drained page by page; per-response hints and per-message _meta are not kept", async () => {
+    const { session, asked } = skillsSession({
+      "": { skills: [skill("b")], nextCursor: "2", ttlMs: 0, cacheScope: "private" },
+      "2": {
+        skills: [{ ...skill("a"), _meta: { traceparent: "00-0af7651916cd43dd8448eb211c80319c-00f067aa0ba902b7-01" } }],
+      },
+    });
+    const contract = await captureSurface(session, []);
+    expect(asked).toEqual(["skills/list", "skills/list 2"]);
+    expect(contract.skills).toEqual([skill("b"), skill("a")]);
+  });
+
+  test("a server without the extension is not asked, and its contract has no skills", async () => {
+    const { session, asked } = skillsSession({}, { tools: {} });
+    session.request = async () => ({ tools: [] });
+    const contract = await captureSurface(session, []);
+    expect(asked).toEqual([]);
+    expect(contract.skills).toBeUndefined();
+  });
+
+  test("an answer without a skills array, or a skill without a URI, is the server's fault (exit 3)", async () => {
+    await expect(captureSurface(skillsSession({ "": { items: [] } }).session, [])).rejects.toThrow(
+      'the server\'s answer to skills/list has no "skills" array',
+    );
+    await expect(captureSurface(skillsSession({ "": { skills: [{ frontmatter: {} }] } }).session, [])).rejects.toThrow(
+      'skills/list result holds an item without a string "uri"',
+    );
   });
 });
