@@ -1,0 +1,148 @@
+/** The schema rules' table, numbers: minimum, maximum, multipleOf (compare/bounds.ts): see ../rules.test.ts for how each case is run. */
+import type { JsonObject } from "../../../../src/contract/model.ts";
+import { at, type Case, withP } from "./table.ts";
+
+const num = (extra: JsonObject): JsonObject => withP({ type: "number", ...extra });
+
+export const NUMBER_CASES: Case[] = [
+  {
+    name: "minimum raised",
+    old: num({ minimum: 1 }),
+    new: num({ minimum: 5 }),
+    expect: [at("minimum-raised", "/properties/p/minimum")],
+    reverse: [at("minimum-lowered", "/properties/p/minimum")],
+  },
+  {
+    name: "minimum added",
+    old: num({}),
+    new: num({ minimum: 0 }),
+    expect: [at("minimum-raised", "/properties/p/minimum")],
+    reverse: [at("minimum-lowered", "/properties/p/minimum")],
+  },
+  {
+    name: "minimum becomes exclusive at the same value (numeric form)",
+    old: num({ minimum: 0 }),
+    new: num({ exclusiveMinimum: 0 }),
+    expect: [at("minimum-raised", "/properties/p/exclusiveMinimum")],
+    reverse: [at("minimum-lowered", "/properties/p/minimum")],
+  },
+  {
+    name: "minimum becomes exclusive at the same value (draft-04 boolean form)",
+    old: num({ minimum: 0 }),
+    new: num({ minimum: 0, exclusiveMinimum: true }),
+    expect: [at("minimum-raised", "/properties/p/exclusiveMinimum")],
+    reverse: [at("minimum-lowered", "/properties/p/minimum")],
+  },
+  {
+    name: "draft-04 exclusiveMinimum: true → false",
+    old: num({ minimum: 0, exclusiveMinimum: true }),
+    new: num({ minimum: 0, exclusiveMinimum: false }),
+    expect: [at("minimum-lowered", "/properties/p/minimum")],
+    reverse: [at("minimum-raised", "/properties/p/exclusiveMinimum")],
+  },
+  {
+    name: "{minimum: 0, exclusiveMinimum: true} ≡ {exclusiveMinimum: 0}",
+    old: num({ minimum: 0, exclusiveMinimum: true }),
+    new: num({ exclusiveMinimum: 0 }),
+    expect: [],
+    reverse: [],
+  },
+  {
+    name: "{minimum: 0, exclusiveMinimum: false} ≡ {minimum: 0}",
+    old: num({ minimum: 0, exclusiveMinimum: false }),
+    new: num({ minimum: 0 }),
+    expect: [],
+    reverse: [],
+  },
+  {
+    name: "2020-12: minimum and exclusiveMinimum together — the tighter one counts",
+    old: num({ minimum: 5, exclusiveMinimum: 3 }),
+    new: num({ minimum: 5 }),
+    expect: [],
+    reverse: [],
+  },
+  {
+    name: "maximum lowered",
+    old: num({ maximum: 100 }),
+    new: num({ maximum: 50 }),
+    expect: [at("maximum-lowered", "/properties/p/maximum")],
+    reverse: [at("maximum-raised", "/properties/p/maximum")],
+  },
+  {
+    name: "maximum removed",
+    old: num({ maximum: 10 }),
+    new: num({}),
+    expect: [at("maximum-raised", "/properties/p/maximum")],
+    reverse: [at("maximum-lowered", "/properties/p/maximum")],
+  },
+  {
+    name: "maximum becomes exclusive (numeric form)",
+    old: num({ maximum: 10 }),
+    new: num({ exclusiveMaximum: 10 }),
+    expect: [at("maximum-lowered", "/properties/p/exclusiveMaximum")],
+    reverse: [at("maximum-raised", "/properties/p/maximum")],
+  },
+  {
+    name: "{maximum: 10, exclusiveMaximum: true} ≡ {exclusiveMaximum: 10}",
+    old: num({ maximum: 10, exclusiveMaximum: true }),
+    new: num({ exclusiveMaximum: 10 }),
+    expect: [],
+    reverse: [],
+  },
+  {
+    name: "exclusive lower bound moved up",
+    old: num({ exclusiveMinimum: 0 }),
+    new: num({ exclusiveMinimum: 1 }),
+    expect: [at("minimum-raised", "/properties/p/exclusiveMinimum")],
+    reverse: [at("minimum-lowered", "/properties/p/exclusiveMinimum")],
+  },
+  {
+    name: "integer → number keeps bounds and only widens the type",
+    old: withP({ type: "integer", minimum: 1 }),
+    new: withP({ type: "number", minimum: 1 }),
+    expect: [at("type-widened", "/properties/p/type")],
+    reverse: [at("type-narrowed", "/properties/p/type")],
+  },
+  {
+    name: "bounds on an integer property",
+    old: withP({ type: "integer", minimum: 1, maximum: 16 }),
+    new: withP({ type: "integer", minimum: 1, maximum: 7 }),
+    expect: [at("maximum-lowered", "/properties/p/maximum")],
+    reverse: [at("maximum-raised", "/properties/p/maximum")],
+  },
+  {
+    name: "multipleOf narrowed (new step is a multiple of the old)",
+    old: num({ multipleOf: 5 }),
+    new: num({ multipleOf: 10 }),
+    expect: [at("multiple-of-narrowed", "/properties/p/multipleOf")],
+    reverse: [at("multiple-of-widened", "/properties/p/multipleOf")],
+  },
+  {
+    name: "multipleOf added",
+    old: num({}),
+    new: num({ multipleOf: 0.5 }),
+    expect: [at("multiple-of-narrowed", "/properties/p/multipleOf")],
+    reverse: [at("multiple-of-widened", "/properties/p/multipleOf")],
+  },
+  {
+    name: "multipleOf with decimals: 0.01 → 0.1 narrows",
+    old: num({ multipleOf: 0.01 }),
+    new: num({ multipleOf: 0.1 }),
+    expect: [at("multiple-of-narrowed", "/properties/p/multipleOf")],
+    reverse: [at("multiple-of-widened", "/properties/p/multipleOf")],
+  },
+  {
+    name: "multipleOf with decimals: 0.1 → 0.3 narrows despite floating point",
+    old: num({ multipleOf: 0.1 }),
+    new: num({ multipleOf: 0.3 }),
+    expect: [at("multiple-of-narrowed", "/properties/p/multipleOf")],
+    reverse: [at("multiple-of-widened", "/properties/p/multipleOf")],
+  },
+  {
+    name: "multipleOf changed to an unrelated step",
+    old: num({ multipleOf: 2 }),
+    new: num({ multipleOf: 3 }),
+    expect: [at("multiple-of-changed", "/properties/p/multipleOf")],
+    reverse: [at("multiple-of-changed", "/properties/p/multipleOf")],
+  },
+];
