@@ -196,7 +196,7 @@ describe("(c) adding a type, an enum value or an anyOf branch is never breaking 
   // it (a const dropped when it did not fit the type, a union of only null read as "any value",
   // the null fold inlining a branch on one side only, an enum mergeable with an allOf part on one
   // side only, positional pairing of $ref branches, a vacuous anyOf); each is fixed and pinned
-  // in rules.test.ts.
+  // in tests/unit/schema/rules/ or rules-regressions.test.ts.
   test("anywhere, with unions and every keyword beside the widened one", () => {
     fc.assert(property({}), { seed: SEED, numRuns: RUNS });
   });
