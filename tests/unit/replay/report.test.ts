@@ -1,0 +1,118 @@
+import { describe, expect, test } from "bun:test";
+import { UsageError } from "../../../src/errors.ts";
+import { assertDistinct, parseManifest } from "../../../src/replay/consumers.ts";
+import { renderReplay } from "../../../src/report/replay/render.ts";
+import { buildReplayReport, buildSection, type CallOutcome } from "../../../src/report/replay-model.ts";
+
+const kept: CallOutcome = {
+  at: "a.jsonl:1",
+  method: "tools/call",
+  target: "forecast",
+  status: "kept",
+  findings: [],
+  ms: 3,
+};
+const broken: CallOutcome = {
+  at: "a.jsonl:2",
+  method: "tools/call",
+  target: "forecast",
+  status: "broken",
+  findings: [
+    {
+      kind: "replay-type-changed",
+      path: "/structuredContent/highC",
+      before: "number",
+      after: "string",
+      message: "/structuredContent/highC was number when recorded and is now string.",
+    },
+  ],
+};
+const skipped: CallOutcome = {
+  at: "a.jsonl:3",
+  method: "tools/call",
+  target: "wipe",
+  status: "skipped",
+  reason: "not read-only <&>",
+  findings: [],
+};
+const report = buildReplayReport(
+  "replay",
+  "live `node server.js`",
+  [buildSection("weather-app", ["a.jsonl"], [kept, broken, skipped]), buildSection("bot", ["b.jsonl"], [kept])],
+  { offline: false, exact: false },
+);
+
+describe("replay report", () => {
+  test("the verdict: a consumer with a broken call fails; the others pass", () => {
+    expect(report.result).toBe("fail");
+    expect(report.sections.map((s) => s.result)).toEqual(["fail", "pass"]);
+    expect(report.summary).toEqual({ consumers: 2, failing: 1, kept: 2, broken: 1, skipped: 1 });
+  });
+
+  test("JUnit: one suite per consumer, one test case per call; broken fails, skipped is skipped", () => {
+    const xml = renderReplay(report, "junit", false);
+    expect(xml.match(/<testsuite /g)?.length).toBe(2);
+    expect(xml.match(/<testcase /g)?.length).toBe(4);
+    expect(xml).toContain('<testsuites name="replay" tests="4" failures="1" errors="0" skipped="1">');
+    expect(xml).toContain('type="replay-type-changed"');
+    expect(xml).toContain("not read-only &lt;&amp;&gt;");
+  });
+
+  test("SARIF: one result per finding, at the recording's line", () => {
+    const sarif = JSON.parse(renderReplay(report, "sarif", false));
+    expect(sarif.version).toBe("2.1.0");
+    const [result] = sarif.runs[0].results;
+    expect(sarif.runs[0].results.length).toBe(1);
+    expect(result.ruleId).toBe("replay-type-changed");
+    expect(result.locations[0].physicalLocation).toEqual({
+      artifactLocation: { uri: "a.jsonl" },
+      region: { startLine: 2 },
+    });
+    expect(sarif.runs[0].tool.driver.rules.map((r: { id: string }) => r.id)).toEqual(["replay-type-changed"]);
+  });
+
+  test("github, markdown, text and JSON each carry the consumer, the path and both types", () => {
+    const github = renderReplay(report, "github", false);
+    expect(github).toContain("::error title=weather-app%3A tools/call forecast (a.jsonl%3A2)::replay-type-changed");
+    expect(github).toContain("::warning");
+    for (const format of ["markdown", "text"] as const) {
+      const text = renderReplay(report, format, false);
+      expect(text).toContain("weather-app");
+      expect(text).toContain("highC was number when recorded and is now string");
+    }
+    const json = JSON.parse(renderReplay(report, "json", false));
+    expect(json.reportVersion).toBe(1);
+    expect(json.sections[0].calls[1].findings[0].after).toBe("string");
+  });
+});
+
+describe("consumer manifests", () => {
+  test("a manifest names the consumer (default: its folder) and its environments", () => {
+    expect(parseManifest('{"environments":["production"]}', "x/consumer.json", "x")).toEqual({
+      name: "x",
+      environments: ["production"],
+    });
+  });
+
+  test("mistakes are usage errors that say what is wrong", () => {
+    const bad: [string, string][] = [
+      ["{", "not valid JSON"],
+      ["[]", "must be a JSON object"],
+      ['{"name":"a","enviroments":["p"]}', 'unknown key "enviroments"'],
+      ['{"name":"a","environments":[]}', '"environments" must be a non-empty array'],
+      ['{"name":"a","environments":"production"}', '"environments" must be a non-empty array'],
+      ['{"name":"","environments":["p"]}', '"name" must be'],
+    ];
+    for (const [text, message] of bad) {
+      expect(() => parseManifest(text, "c/consumer.json", "c")).toThrow(UsageError);
+      expect(() => parseManifest(text, "c/consumer.json", "c")).toThrow(message);
+    }
+    const same = { name: "a", environments: ["p"] };
+    expect(() =>
+      assertDistinct([
+        { manifest: same, path: "x/consumer.json" },
+        { manifest: same, path: "y/consumer.json" },
+      ]),
+    ).toThrow("both name the consumer");
+  });
+});
