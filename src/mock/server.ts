@@ -23,6 +23,8 @@ import {
   type Prompt,
   type Resource,
   type ResourceTemplate,
+  SKILLS_EXTENSION,
+  type Skill,
   type Tool,
 } from "../contract/model.ts";
 import type { Fixtures } from "./fixtures.ts";
@@ -215,7 +217,8 @@ export class MockServer {
       method === "server/discover" ||
       method.endsWith("/list") ||
       method === "resources/read" ||
-      method === "skills/get"
+      method === "skills/get" ||
+      method === "resources/directory/read"
     ) {
       out.ttlMs = 0;
       out.cacheScope = "private";
@@ -290,6 +293,10 @@ export class MockServer {
       case "skills/get":
         if (!offersSkills(caps)) return fail(METHOD_NOT_FOUND, `Method not found: ${method}`);
         return this.getSkill(params, era);
+      case "resources/directory/read":
+        // Only where the server declared it (the skills extension's directoryRead).
+        if (!skillsDirectoryRead(caps)) return fail(METHOD_NOT_FOUND, `Method not found: ${method}`);
+        return this.readSkillDirectory(params);
       case "completion/complete":
         need("completions");
         return { completion: { values: [], hasMore: false } };
@@ -397,6 +404,19 @@ export class MockServer {
     return { skill };
   }
 
+  /**
+   * resources/directory/read (SEP-2640): the direct children of a skill's folder, or of a folder
+   * inside it, as the recorded file manifests show them (files with their size, folders as
+   * inode/directory), paginated like the lists.
+   */
+  private readSkillDirectory(params: JsonObject): JsonObject {
+    const uri = params.uri;
+    if (typeof uri !== "string") return fail(INVALID_PARAMS, "resources/directory/read needs a string uri");
+    const children = skillDirectoryChildren(this.contract.skills ?? [], uri);
+    if (children === undefined) return fail(INVALID_PARAMS, `${uri} is not a directory resource`);
+    return this.page("resources", children, { ...(params.cursor !== undefined && { cursor: params.cursor }) });
+  }
+
   private getPrompt(params: JsonObject): JsonObject {
     const name = params.name;
     if (typeof name !== "string") return fail(INVALID_PARAMS, "prompts/get needs a string name");
@@ -421,6 +441,45 @@ export class MockServer {
     if (typeof prompt.description === "string") result.description = prompt.description;
     return result;
   }
+}
+
+/** Whether the skills extension was declared with `directoryRead`. */
+function skillsDirectoryRead(capabilities: JsonObject): boolean {
+  const extensions = capabilities.extensions;
+  const skills = isJsonObject(extensions) ? extensions[SKILLS_EXTENSION] : undefined;
+  return offersSkills(capabilities) && isJsonObject(skills) && skills.directoryRead === true;
+}
+
+/**
+ * The direct children of the folder `dir` (a skill's folder: its SKILL.md URI without
+ * "/SKILL.md", or one inside it), from the skills' file manifests, sorted by URI; undefined when
+ * no listed skill has that folder.
+ */
+export function skillDirectoryChildren(skills: readonly Skill[], dir: string): JsonObject[] | undefined {
+  const children = new Map<string, JsonObject>();
+  let known = false;
+  for (const skill of skills) {
+    if (!skill.uri.endsWith("/SKILL.md") || !Array.isArray(skill.resources)) continue;
+    const root = skill.uri.slice(0, -"/SKILL.md".length);
+    if (dir !== root && !dir.startsWith(`${root}/`)) continue;
+    for (const file of skill.resources) {
+      if (!isJsonObject(file) || typeof file.uri !== "string" || !file.uri.startsWith(`${dir}/`)) continue;
+      known = true;
+      const rest = file.uri.slice(dir.length + 1);
+      const slash = rest.indexOf("/");
+      if (slash === -1) {
+        const child: JsonObject = { uri: file.uri, name: rest };
+        if (typeof file.size === "number") child.size = file.size;
+        children.set(file.uri, child);
+      } else {
+        const folder = `${dir}/${rest.slice(0, slash)}`;
+        children.set(folder, { uri: folder, name: rest.slice(0, slash), mimeType: "inode/directory" });
+      }
+    }
+    if (dir === root) known = true;
+  }
+  if (!known) return undefined;
+  return [...children.values()].sort((a, b) => ((a.uri as string) < (b.uri as string) ? -1 : 1));
 }
 
 /** A tool's outputSchema when results are generated from it (`false`: one nothing satisfies). */

@@ -125,6 +125,30 @@ describe("mock", () => {
     });
   });
 
+  test("resources/directory/read lists a skill folder's direct children from the manifests, where declared", () => {
+    const guide = { uri: "skill://a/references/GUIDE.md", digest: DIGEST, size: 7 };
+    const withFiles = skill("a", { resources: [{ uri: "skill://a/SKILL.md", digest: DIGEST, size: 10 }, guide] });
+    const declared = { resources: {}, extensions: { "io.modelcontextprotocol/skills": { directoryRead: true } } };
+    const mock = new MockServer({ ...base, capabilities: declared, skills: [withFiles] }, { seed: 1, pageSize: 100 });
+    const read = (uri: string) => mock.handle("resources/directory/read", { uri }, {});
+    expect(read("skill://a")).toEqual({
+      result: {
+        resources: [
+          { uri: "skill://a/SKILL.md", name: "SKILL.md", size: 10 },
+          { uri: "skill://a/references", name: "references", mimeType: "inode/directory" },
+        ],
+      },
+    });
+    expect(read("skill://a/references")).toEqual({
+      result: { resources: [{ uri: "skill://a/references/GUIDE.md", name: "GUIDE.md", size: 7 }] },
+    });
+    expect(read("skill://a/SKILL.md")).toMatchObject({ error: { code: -32602 } });
+    // Not declared (no directoryRead): an unknown method, as on the server.
+    expect(server.handle("resources/directory/read", { uri: "skill://a" }, {})).toMatchObject({
+      error: { code: -32601 },
+    });
+  });
+
   test("without the extension the skills methods are unknown", () => {
     const plain = new MockServer({ ...base, capabilities: { resources: {} } }, { seed: 1, pageSize: 1 });
     expect(plain.handle("skills/list", {}, {})).toMatchObject({ error: { code: -32601 } });
