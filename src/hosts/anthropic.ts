@@ -4,6 +4,7 @@
  */
 import { isJsonObject } from "../contract/model.ts";
 import { pointer } from "../contract/pointer.ts";
+import { dottedChild } from "./dotted.ts";
 import type { HostProfile } from "./model.ts";
 import { checkName, type NameRule, nameProblem, renameFor } from "./names.ts";
 import { hostRule } from "./rule.ts";
@@ -54,12 +55,12 @@ export const ANTHROPIC: HostProfile = {
     for (const key of Object.keys(properties)) {
       const problem = nameProblem(key, PROPERTY_KEY);
       if (problem === undefined) continue;
-      hit({
-        rule: "anthropic-property-key-invalid",
+      hit("anthropic-property-key-invalid", () => ({
         path: pointer(node.path, "properties", key),
         message: `the property key ${JSON.stringify(key)} ${problem}: the API answers 400 for the whole request; fix: rename it to ${JSON.stringify(renameFor(key, PROPERTY_KEY))}`,
         evidence: key,
-      });
+        where: dottedChild(dottedChild(node.dotted, "properties"), key),
+      }));
     }
   },
 };

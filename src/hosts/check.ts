@@ -2,15 +2,16 @@
  * The host checker: one pass over a surface for the selected profiles. Names and list limits
  * are checked per tool and per surface; each distinct inputSchema (tools of one shape share
  * findings, src/lint/shapes.ts) is walked once, every selected profile looking at each node
- * in that one walk. Only inputSchema is checked: it is what hosts send to the model API as the
+ * in that one walk; the places of one rule in one schema make one finding. Only inputSchema is checked: it is what hosts send to the model API as the
  * function's parameters. Pure.
  */
 import { type Contract, isJsonObject, type Json, type JsonObject } from "../contract/model.ts";
-import { pointer } from "../contract/pointer.ts";
+import { pointer, pointerToDotted } from "../contract/pointer.ts";
 import type { TargetKind } from "../contract/surface.ts";
 import { show } from "../lint/found.ts";
 import { indexShapes, type SurfaceSizes } from "../lint/shapes.ts";
 import { forEachSubschema } from "../schema/subschemas.ts";
+import { dottedChild } from "./dotted.ts";
 import type { HostHit, HostProfile, SchemaNode } from "./model.ts";
 import { hostProfile } from "./profiles.ts";
 
@@ -26,34 +27,82 @@ export interface HostFinding {
 
 const DEFS = new Set(["$defs", "definitions"]);
 
-/** Every hit of the profiles' node checks on one inputSchema, with paths under /inputSchema. */
-function walkSchema(schema: JsonObject, profiles: readonly HostProfile[]): HostHit[] {
-  const hits: HostHit[] = [];
-  const hit = (h: HostHit) => hits.push(h);
-  const visit = (node: JsonObject, pathOf: () => string, via: string, inDefs: boolean) => {
-    let path: string | undefined;
-    const here = () => {
-      path ??= pathOf();
-      return path;
-    };
-    const at: SchemaNode = {
-      schema: node,
-      get path() {
-        return here();
-      },
-      via,
-    };
-    for (const profile of profiles) {
-      if (profile.node && (!inDefs || profile.walkDefs !== false)) profile.node(at, hit);
+/** Places listed by name in a finding that stands for several. */
+const MORE = 3;
+
+/** A node of the walk: its pointer is built from its parent's only when a finding needs it. */
+class Node implements SchemaNode {
+  private cached: string | undefined;
+  private cachedDotted: string | undefined;
+  constructor(
+    readonly schema: JsonObject,
+    private readonly parent: Node | undefined,
+    private readonly segments: string[],
+    readonly via: string,
+  ) {}
+  get path(): string {
+    this.cached ??= this.parent ? pointer(this.parent.path, ...this.segments) : "/inputSchema";
+    return this.cached;
+  }
+  get dotted(): string {
+    if (this.cachedDotted === undefined) {
+      let out = this.parent ? this.parent.dotted : "inputSchema";
+      for (const segment of this.segments) out = dottedChild(out, segment);
+      this.cachedDotted = out;
     }
-    forEachSubschema(node, (child, segments) => {
+    return this.cachedDotted;
+  }
+}
+
+/** One rule's places in one schema: the first in full, the next few by name, the rest counted. */
+interface Places {
+  first: HostHit;
+  others: string[];
+  count: number;
+}
+
+/**
+ * Every profile's node checks over one inputSchema in a single walk, with one hit per rule: a
+ * host rejects (or rewrites) the tool once, however many places cause it, and a surface of a
+ * thousand tools would otherwise bury the report (and lint's time) under one finding per node.
+ */
+function walkSchema(schema: JsonObject, profiles: readonly HostProfile[]): HostHit[] {
+  const byRule = new Map<string, Places>();
+  const hit = (rule: string, make: () => Omit<HostHit, "rule">) => {
+    const places = byRule.get(rule);
+    if (!places) {
+      byRule.set(rule, { first: { rule, ...make() }, others: [], count: 1 });
+      return;
+    }
+    places.count++;
+    if (places.others.length < MORE) {
+      const h = make();
+      places.others.push(h.where ?? pointerToDotted(h.path));
+    }
+  };
+  const all = profiles.filter((p) => p.walkDefs !== false);
+  const visit = (node: Node, inDefs: boolean) => {
+    for (const profile of inDefs ? all : profiles) profile.node?.(node, hit);
+    forEachSubschema(node.schema, (child, segments) => {
       if (!isJsonObject(child)) return;
-      const keyword = segments[0] ?? "";
-      visit(child, () => pointer(here(), ...segments), keyword, inDefs || DEFS.has(keyword));
+      const keyword = segments[0] as string;
+      visit(new Node(child, node, segments, keyword), inDefs || DEFS.has(keyword));
     });
   };
-  visit(schema, () => "/inputSchema", "", false);
-  return hits;
+  visit(new Node(schema, undefined, [], ""), false);
+  const out: HostHit[] = [];
+  for (const { first, others, count } of byRule.values()) {
+    if (count === 1) {
+      out.push(first);
+      continue;
+    }
+    const rest = count - 1 - others.length;
+    out.push({
+      ...first,
+      message: `${first.message}; also at ${others.join(", ")}${rest > 0 ? ` and ${rest} more` : ""} (${count} places)`,
+    });
+  }
+  return out;
 }
 
 /** The findings of the named profiles (unknown names are skipped: the CLI checks them). */

@@ -17,8 +17,9 @@ import { HOST_PROFILES } from "./profiles.ts";
 
 const ROWS = new Map<string, HostRuleRow>(HOST_PROFILES.flatMap((p) => p.rules.map((r) => [r.id, r] as const)));
 
+/** A host rejects a tool (or the list) once per rule, wherever in its schema the cause is. */
 function keyOf(f: HostFinding): string {
-  return [f.rule, f.target.kind, f.target.name, f.path].join("|");
+  return [f.rule, f.target.kind, f.target.name].join("|");
 }
 
 /** The rejections of the listed hosts on a surface, by key (first of each key). */

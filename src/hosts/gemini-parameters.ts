@@ -5,7 +5,8 @@
  * server in the request stops working. Pure.
  */
 import { isJsonObject } from "../contract/model.ts";
-import { pointer, pointerToDotted } from "../contract/pointer.ts";
+import { pointer } from "../contract/pointer.ts";
+import { dottedChild } from "./dotted.ts";
 import type { HostProfile } from "./model.ts";
 import { checkName, type NameRule, nameProblem, renameFor } from "./names.ts";
 import { hostRule } from "./rule.ts";
@@ -108,6 +109,17 @@ export const GEMINI_PARAMETERS_RULES = [
   }),
 ] as const;
 
+/** The fix in a few words, for the places a finding names after its first. */
+function shortFix(keyword: string): string {
+  if (keyword === "$ref") return "inline it";
+  if (keyword === "$defs" || keyword === "definitions") return "drop it once inlined";
+  if (keyword === "const") return 'use "enum"';
+  if (keyword === "oneOf") return 'use "anyOf"';
+  if (keyword === "exclusiveMinimum") return 'use "minimum"';
+  if (keyword === "exclusiveMaximum") return 'use "maximum"';
+  return "drop it";
+}
+
 function fixFor(keyword: string): string {
   if (keyword === "$ref") return "inline this $ref (copy the definition it points at here)";
   if (keyword === "$defs" || keyword === "definitions") return `drop "${keyword}" once every $ref to it is inlined`;
@@ -137,15 +149,16 @@ export const GEMINI_PARAMETERS: HostProfile = {
   ),
   node(node, hit) {
     const { schema } = node;
-    for (const key of Object.keys(schema)) {
+    // for...in: JSON objects inherit no enumerable keys, and Object.keys allocates per node.
+    for (const key in schema) {
       if (GEMINI_SCHEMA_KEYWORDS.has(key)) continue;
       // x- extensions and annotations of our own are not sent by every client; they are still keywords Gemini rejects.
-      hit({
-        rule: "gemini-parameters-keyword-unsupported",
+      hit("gemini-parameters-keyword-unsupported", () => ({
         path: pointer(node.path, key),
-        message: `"${key}" at ${pointerToDotted(node.path)} is not in Gemini's Schema, so the request fails with 400 "Unknown name"; fix: ${fixFor(key)}`,
+        message: `"${key}" at ${node.dotted} is not in Gemini's Schema, so the request fails with 400 "Unknown name"; fix: ${fixFor(key)}`,
         evidence: key,
-      });
+        where: `${dottedChild(node.dotted, key)}: ${shortFix(key)}`,
+      }));
     }
     if (Array.isArray(schema.type)) {
       const types = schema.type.filter((t) => t !== "null");
@@ -153,32 +166,33 @@ export const GEMINI_PARAMETERS: HostProfile = {
         types.length === 1
           ? `write "type": ${JSON.stringify(types[0])}${types.length < schema.type.length ? ' with "nullable": true' : ""}`
           : "write an anyOf with one type per branch";
-      hit({
-        rule: "gemini-parameters-type-list",
+      hit("gemini-parameters-type-list", () => ({
         path: pointer(node.path, "type"),
-        message: `"type" at ${pointerToDotted(node.path)} is a list, which Gemini's Schema does not take (400 "Proto field is not repeating"); fix: ${fix}`,
+        message: `"type" at ${node.dotted} is a list, which Gemini's Schema does not take (400 "Proto field is not repeating"); fix: ${fix}`,
         evidence: schema.type,
-      });
+        where: dottedChild(node.dotted, "type"),
+      }));
     }
-    if (Array.isArray(schema.enum) && schema.enum.some((v) => typeof v !== "string")) {
-      hit({
-        rule: "gemini-parameters-enum-not-string",
+    const values = schema.enum;
+    if (Array.isArray(values) && values.some((v) => typeof v !== "string")) {
+      hit("gemini-parameters-enum-not-string", () => ({
         path: pointer(node.path, "enum"),
-        message: `the enum at ${pointerToDotted(node.path)} holds values that are not strings, which Gemini's Schema does not take; fix: write them as strings (${JSON.stringify(schema.enum.slice(0, 3).map((v) => String(v)))}) with "format": "enum", or drop the enum and list the values in the description`,
-        evidence: schema.enum,
-      });
+        message: `the enum at ${node.dotted} holds values that are not strings, which Gemini's Schema does not take; fix: write them as strings (${JSON.stringify(values.slice(0, 3).map((v) => String(v)))}) with "format": "enum", or drop the enum and list the values in the description`,
+        evidence: values,
+        where: dottedChild(node.dotted, "enum"),
+      }));
     }
     // Parameter names are the root's properties (the docs say nothing of nested objects' keys).
     if (node.via === "" && isJsonObject(schema.properties)) {
       for (const name of Object.keys(schema.properties)) {
         if (nameProblem(name, PARAMETER_NAME) === undefined) continue;
         const fixed = renameFor(name, PARAMETER_NAME);
-        hit({
-          rule: "gemini-parameters-property-name-invalid",
+        hit("gemini-parameters-property-name-invalid", () => ({
           path: pointer(node.path, "properties", name),
           message: `the parameter name ${JSON.stringify(name)} is outside Gemini's parameter names (letters, digits, _; at most 64); fix: rename it to ${JSON.stringify(fixed)}`,
           evidence: name,
-        });
+          where: dottedChild(dottedChild(node.dotted, "properties"), name),
+        }));
       }
     }
   },

@@ -28,13 +28,19 @@ export interface HostHit {
   /** What the host does and the smallest edit that avoids it, without the "tool NAME: " prefix. */
   message: string;
   evidence?: Json;
+  /** For a finding that stands for several places of one rule: how this place is named ("\"const\" at inputSchema.properties.mode"). */
+  where?: string;
 }
+
+export type NodeHit = (rule: string, make: () => Omit<HostHit, "rule">) => void;
 
 /** A schema node as the shared walk hands it to the profiles. */
 export interface SchemaNode {
   schema: JsonObject;
   /** Its JSON Pointer inside the tool ("/inputSchema/properties/city"), built only when read. */
   readonly path: string;
+  /** The same place for people ("inputSchema.properties.city"), built only when read. */
+  readonly dotted: string;
   /** The keyword that led here from the parent ("properties", "items", "anyOf"…), "" at the root. */
   via: string;
 }
@@ -49,8 +55,12 @@ export interface HostProfile {
   walkDefs?: boolean;
   /** One tool's name and texts. */
   tool?(tool: Tool, hit: (h: HostHit) => void): void;
-  /** One node of a tool's inputSchema (every node, depth first, the root first). */
-  node?(node: SchemaNode, hit: (h: HostHit) => void): void;
+  /**
+   * One node of a tool's inputSchema (every node, depth first, the root first). `hit` takes the
+   * rule and a function that makes the rest: a rule's places in one schema make one finding, so
+   * most places are only counted and their messages never built.
+   */
+  node?(node: SchemaNode, hit: NodeHit): void;
   /** The whole surface: list-level limits (tool counts, instructions). Hits target `kind`/`name`. */
   list?(contract: Contract, hit: (h: HostHit & { kind: TargetKind; name: string }) => void): void;
 }

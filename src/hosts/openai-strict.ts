@@ -4,7 +4,8 @@
  * A schema outside it fails the request with 400. Pure.
  */
 import { isJsonObject, type JsonObject } from "../contract/model.ts";
-import { pointer, pointerToDotted } from "../contract/pointer.ts";
+import { pointer } from "../contract/pointer.ts";
+import { dottedChild } from "./dotted.ts";
 import type { HostProfile } from "./model.ts";
 import { checkName } from "./names.ts";
 import {
@@ -113,7 +114,8 @@ export const OPENAI_STRICT: HostProfile = {
   ),
   node(node, hit) {
     const { schema } = node;
-    for (const key of Object.keys(schema)) {
+    // for...in: JSON objects inherit no enumerable keys, and Object.keys allocates per node.
+    for (const key in schema) {
       if (!STRICT_UNSUPPORTED.has(key)) continue;
       const fix =
         key === "if" || key === "then" || key === "else"
@@ -121,32 +123,33 @@ export const OPENAI_STRICT: HostProfile = {
           : key === "allOf"
             ? "merge the allOf branches into this schema"
             : `drop "${key}"`;
-      hit({
-        rule: "openai-strict-keyword-unsupported",
+      hit("openai-strict-keyword-unsupported", () => ({
         path: pointer(node.path, key),
-        message: `strict mode does not support "${key}" (at ${pointerToDotted(node.path)}): the request fails with 400; fix: ${fix}`,
+        message: `strict mode does not support "${key}" (at ${node.dotted}): the request fails with 400; fix: ${fix}`,
         evidence: key,
-      });
+        where: dottedChild(node.dotted, key),
+      }));
     }
     if (!isObjectSchema(schema)) return;
     if (schema.additionalProperties !== false) {
-      hit({
-        rule: "openai-strict-object-open",
+      hit("openai-strict-object-open", () => ({
         path: node.path,
-        message: `the object at ${pointerToDotted(node.path)} lacks "additionalProperties": false, which strict mode requires (400 otherwise); fix: add "additionalProperties": false here${schema.additionalProperties === undefined ? "" : " in place of the current value"}`,
+        message: `the object at ${node.dotted} lacks "additionalProperties": false, which strict mode requires (400 otherwise); fix: add "additionalProperties": false here${schema.additionalProperties === undefined ? "" : " in place of the current value"}`,
         ...(schema.additionalProperties !== undefined && { evidence: schema.additionalProperties }),
-      });
+        where: node.dotted,
+      }));
     }
     if (isJsonObject(schema.properties)) {
-      const required = new Set(Array.isArray(schema.required) ? schema.required : []);
-      const optional = Object.keys(schema.properties).filter((key) => !required.has(key));
+      const required = Array.isArray(schema.required) ? schema.required : [];
+      const optional: string[] = [];
+      for (const key in schema.properties) if (!required.includes(key)) optional.push(key);
       if (optional.length > 0) {
-        hit({
-          rule: "openai-strict-property-optional",
+        hit("openai-strict-property-optional", () => ({
           path: pointer(node.path, "required"),
-          message: `${optional.length === 1 ? "property" : "properties"} ${optional.map((k) => JSON.stringify(k)).join(", ")} of ${pointerToDotted(node.path)} ${optional.length === 1 ? "is" : "are"} not required, which strict mode does not allow (400 otherwise); fix: add ${optional.length === 1 ? "it" : "them"} to "required" and add "null" to ${optional.length === 1 ? "its" : "their"} type so callers may still leave ${optional.length === 1 ? "it" : "them"} empty`,
+          message: `${optional.length === 1 ? "property" : "properties"} ${optional.map((k) => JSON.stringify(k)).join(", ")} of ${node.dotted} ${optional.length === 1 ? "is" : "are"} not required, which strict mode does not allow (400 otherwise); fix: add ${optional.length === 1 ? "it" : "them"} to "required" and add "null" to ${optional.length === 1 ? "its" : "their"} type so callers may still leave ${optional.length === 1 ? "it" : "them"} empty`,
           evidence: optional,
-        });
+          where: `${optional.map((k) => JSON.stringify(k)).join(", ")} of ${node.dotted}`,
+        }));
       }
     }
   },

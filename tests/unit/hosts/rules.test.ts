@@ -103,8 +103,19 @@ const ROWS: Row[] = [
       properties: { target: { $ref: "#/$defs/Issue" } },
     }),
     accepted: one(object({ target: object({ id: { type: "string" } }) })),
-    path: "/inputSchema/properties/target/$ref",
-    message: "inline this $ref",
+    path: "/inputSchema/$defs",
+    message:
+      'drop "$defs" once every $ref to it is inlined; also at inputSchema.properties.target.$ref: inline it (2 places)',
+  },
+  {
+    rule: "gemini-parameters-keyword-unsupported",
+    cite: "https://github.com/DEEIX-AI/DEEIX-Chat/issues/546",
+    rejected: one(
+      object({ headers: { type: "object" }, actions: { type: "array", items: { $ref: "#/properties/headers" } } }),
+    ),
+    accepted: one(object({ headers: { type: "object" }, actions: { type: "array", items: { type: "object" } } })),
+    path: "/inputSchema/properties/actions/items/$ref",
+    message: "inline this $ref (copy the definition it points at here)",
   },
   {
     rule: "gemini-parameters-type-list",

@@ -1,0 +1,113 @@
+/**
+ * What `--hosts all` adds to `lint` on a 1,000-tool surface (goal: at most 20%). Prints lint's
+ * time without and with every host profile, and their ratio, measured two ways: in process
+ * (judgeLint on the parsed lockfile, the JSON report rendered), and through the compiled binary
+ * when dist/mcp-contract exists (`bun scripts/build.ts`). Both wall and CPU time (user + system),
+ * the median and the fastest run: on a shared machine wall time carries other processes' load,
+ * CPU time much less. Synthetic tools with distinct schemas (no shape shared, the worst case for
+ * the per-shape walk; every tool is rejected by Gemini's parameters and OpenAI strict). Not a test.
+ *
+ *   bun scripts/bench-hosts.ts [--tools N] [--runs N]
+ */
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { serializeContract } from "../src/contract/canonical.ts";
+import { parseContract } from "../src/contract/read.ts";
+import { HOST_IDS } from "../src/hosts/profiles.ts";
+import { judgeLint } from "../src/policy/judge.ts";
+import { emptyPolicy } from "../src/policy/policy.ts";
+import { renderJson } from "../src/report/json.ts";
+import { syntheticPair } from "./synthetic.ts";
+
+function flag(name: string, fallback: number): number {
+  const at = process.argv.indexOf(name);
+  const value = at === -1 ? Number.NaN : Number(process.argv[at + 1]);
+  return Number.isInteger(value) && value > 0 ? value : fallback;
+}
+
+const TOOLS = flag("--tools", 1000);
+const RUNS = flag("--runs", 7);
+const BIN = join(import.meta.dir, "../dist/mcp-contract");
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] as number;
+
+const dir = mkdtempSync(join(tmpdir(), "bench-hosts-"));
+try {
+  const file = join(dir, "lint.json");
+  writeFileSync(file, serializeContract(syntheticPair(TOOLS, 0.05, 7, true)[0]));
+  const text = readFileSync(file, "utf8");
+
+  interface Sample {
+    wall: number;
+    cpu: number;
+  }
+  const inProcess = (hosts: readonly string[] | undefined): Sample => {
+    const start = performance.now();
+    const cpu = process.cpuUsage();
+    // Parsed each run: lint caches per contract object, and a run of the command parses once.
+    const contract = parseContract(text, file);
+    const { report } = judgeLint({
+      contract,
+      source: file,
+      policy: emptyPolicy(),
+      today: "2026-12-02",
+      tokenBudget: 10_000,
+      disabled: new Set(),
+      failOn: "never",
+      ...(hosts && { hosts }),
+    });
+    renderJson(report);
+    const used = process.cpuUsage(cpu);
+    return { wall: performance.now() - start, cpu: (used.user + used.system) / 1000 };
+  };
+  const report = (label: string, a: Sample[], b: Sample[]) => {
+    for (const measure of ["wall", "cpu"] as const) {
+      for (const [how, pick] of [
+        ["median", median],
+        ["fastest", (v: number[]) => Math.min(...v)],
+      ] as const) {
+        const x = pick(a.map((s) => s[measure]));
+        const y = pick(b.map((s) => s[measure]));
+        const ratio = y / x;
+        console.log(
+          `${label}, ${measure} ${how}: lint ${x.toFixed(0)} ms, lint --hosts all ${y.toFixed(0)} ms: ratio ${ratio.toFixed(3)} (+${((ratio - 1) * 100).toFixed(1)}%; goal at most +20%)`,
+        );
+      }
+    }
+  };
+  // Warm-up: the validator and the meta-schemas load on the first run.
+  inProcess(undefined);
+  inProcess(HOST_IDS);
+  const plain: Sample[] = [];
+  const hosted: Sample[] = [];
+  for (let i = 0; i < RUNS; i++) {
+    plain.push(inProcess(undefined));
+    hosted.push(inProcess(HOST_IDS));
+  }
+  console.log(`${TOOLS.toLocaleString("en")} tools, distinct schemas, ${RUNS} runs each, alternating`);
+  report("in process", plain, hosted);
+
+  if (existsSync(BIN)) {
+    const run = (extra: string[]): Sample => {
+      const start = performance.now();
+      const r = Bun.spawnSync([BIN, "lint", "--from", file, "--format", "json", "--fail-on", "never", ...extra], {
+        stdout: "ignore",
+        stderr: "inherit",
+      });
+      if (r.exitCode !== 0) throw new Error(`lint exited ${r.exitCode}`);
+      return { wall: performance.now() - start, cpu: Number(r.resourceUsage.cpuTime.total) / 1000 };
+    };
+    const a: Sample[] = [];
+    const b: Sample[] = [];
+    for (let i = 0; i < RUNS; i++) {
+      a.push(run([]));
+      b.push(run(["--hosts", "all"]));
+    }
+    report("binary", a, b);
+  } else {
+    console.log("binary: dist/mcp-contract not built (bun scripts/build.ts), skipped");
+  }
+} finally {
+  rmSync(dir, { recursive: true, force: true });
+}
