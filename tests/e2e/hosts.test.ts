@@ -39,7 +39,7 @@ describe("lint --hosts", () => {
       "  cursor: accepted",
     ]);
     expect(result.stdout).toContain(
-      'tool "edit_file": "additionalProperties" at inputSchema.properties.edits.items is not in Gemini\'s Schema',
+      'tool "edit_file": "$schema" at inputSchema is not in Gemini\'s Schema, so the request fails with 400 "Unknown name"; fix: drop "$schema" (Gemini reads no dialect); also at inputSchema.additionalProperties: drop it, inputSchema.properties.edits.items.additionalProperties: drop it (3 places)',
     );
     const report = JSON.parse(readFileSync(json, "utf8"));
     expect(report.hosts.map((h: { host: string; listRejected: boolean }) => [h.host, h.listRejected])).toEqual([
