@@ -175,6 +175,12 @@ export async function startHttpProxy(options: HttpProxyOptions): Promise<HttpPro
     );
   }
   const { port } = server.address() as AddressInfo;
+  if (isSelf(upstream, options.host, port)) {
+    await new Promise((resolve) => server.close(resolve));
+    throw new UsageError(
+      `--url ${redactUrls(upstream.href)} is the proxy's own address (${options.host}:${port}): every request would be forwarded to itself. Give the server's URL, and a --port it does not use.`,
+    );
+  }
   const host = options.host.includes(":") ? `[${options.host}]` : options.host;
   // The upstream's query (it may carry a token) is added upstream, never shown: the client gets the path alone.
   const url = `http://${host}:${port}${upstream.pathname}`;
@@ -187,6 +193,16 @@ export async function startHttpProxy(options: HttpProxyOptions): Promise<HttpPro
       }),
   );
   return { url, done };
+}
+
+const LOOPBACK = new Set(["localhost", "127.0.0.1", "[::1]", "::1", "0.0.0.0", "[::]"]);
+
+/** Whether the upstream is this very listener: the same port on a loopback name or our address. */
+function isSelf(upstream: URL, host: string, port: number): boolean {
+  const upstreamPort = Number(upstream.port || (upstream.protocol === "https:" ? 443 : 80));
+  if (upstreamPort !== port) return false;
+  const name = upstream.hostname.toLowerCase();
+  return LOOPBACK.has(name) || name === host.toLowerCase() || `[${host.toLowerCase()}]` === name;
 }
 
 /** Headers as received, less the hop-by-hop ones (and those Connection names); Host rewritten when given. */

@@ -440,7 +440,7 @@ describe("processes and input", () => {
   );
 
   test(
-    "a server that cannot be started is exit 3; flags for the other transport are exit 2",
+    "a server that cannot be started is exit 3; flags for the other transport, or a proxy to itself, are exit 2",
     async () => {
       const missing = await runCli(["record", "-o", join(dir, "x.jsonl"), "--", join(dir, "no-such-server")]);
       expect(missing.code).toBe(3);
@@ -449,6 +449,10 @@ describe("processes and input", () => {
       const port = await runCli(["record", "--port", "8931", "--", "node", "server.js"]);
       expect(port.code).toBe(2);
       expect(port.stderr).toContain("--port needs --url");
+      const self = await freePort();
+      const loop = await runCli(["record", "--url", `http://localhost:${self}/mcp`, "--port", String(self)]);
+      expect(loop.code).toBe(2);
+      expect(loop.stderr).toContain("forwarded to itself");
       const none = await runCli(["record", "-o", join(dir, "y.jsonl")]);
       expect(none.code).toBe(2);
       expect(none.stderr).toContain("no server given");
