@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# The GitHub Action's check step: run `mcp-contract check` with the action's inputs, write
-# the job summary (the github report does), keep one sticky pull-request comment updated,
-# and set the step outputs. Exits with check's own exit code.
+# The GitHub Action's check step: run `mcp-contract check` with the action's inputs (and, with
+# can-i-deploy-to, `mcp-contract can-i-deploy` on the same target), write the job summary (the
+# github report does), keep one sticky pull-request comment updated, and set the step outputs.
+# Exits with check's own exit code, or when check passed, can-i-deploy's.
 #
 # Every input arrives as an environment variable (INPUT_*), set by action.yml, and goes into
 # the argument list as one word: nothing here is evaluated, so quotes, $(…), backticks or
@@ -66,21 +67,24 @@ for input in "${INPUT_COMMAND:-}" "${INPUT_URL:-}" "${INPUT_SERVER:-}" "${INPUT_
   [[ -n $input ]] && given=$((given + 1))
 done
 [[ $given -eq 1 ]] || fail "give exactly one of the inputs command, url, server or against (got $given)"
+# Kept apart from check's own flags: can-i-deploy runs on the same target.
+target=()
 if [[ -n ${INPUT_AGAINST:-} ]]; then
-  args+=(--against "$INPUT_AGAINST")
+  target+=(--against "$INPUT_AGAINST")
 elif [[ -n ${INPUT_URL:-} ]]; then
-  args+=(--url "$INPUT_URL")
+  target+=(--url "$INPUT_URL")
   while IFS= read -r header; do
-    args+=(--header "$header")
+    target+=(--header "$header")
   done < <(lines "${INPUT_HEADERS:-}")
   # The token travels in the environment, not on a command line others could read.
   [[ -n ${INPUT_BEARER:-} ]] && export MCP_CONTRACT_BEARER=$INPUT_BEARER
 elif [[ -n ${INPUT_SERVER:-} ]]; then
-  args+=(--server "$INPUT_SERVER")
-  [[ -n ${INPUT_CONFIG:-} ]] && args+=(--config "$INPUT_CONFIG")
+  target+=(--server "$INPUT_SERVER")
+  [[ -n ${INPUT_CONFIG:-} ]] && target+=(--config "$INPUT_CONFIG")
 else
-  args+=(-- sh -c "$INPUT_COMMAND")
+  target+=(-- sh -c "$INPUT_COMMAND")
 fi
+args+=("${target[@]}")
 
 # Break-glass by label: the run passes, and says loudly what it let through.
 if [[ ${SKIP_LABELLED:-false} == true ]]; then
@@ -120,6 +124,25 @@ output exit-code "$code"
 [[ -s $report_json ]] && output report "$report_json"
 [[ -s $report_sarif ]] && output sarif-file "$report_sarif"
 
+# can-i-deploy-to: every consumer deployed in that environment, judged on the same target
+# (the schema, and with a live server the replay of its recorded calls).
+deploy_md=$work/can-i-deploy.md
+deploy_code=
+if [[ -n ${INPUT_CAN_I_DEPLOY_TO:-} ]]; then
+  deploy=(can-i-deploy --to "$INPUT_CAN_I_DEPLOY_TO" --consumers "${INPUT_CONSUMERS:-contracts/consumers}"
+    --baseline "${INPUT_BASELINE:-mcp.contract.json}" --format markdown --output "$deploy_md" --format github "${target[@]}")
+  set +e
+  "$bin" "${deploy[@]}"
+  deploy_code=$?
+  set -e
+  case $deploy_code in
+    0) output can-i-deploy yes ;;
+    1) output can-i-deploy no ;;
+    *) output can-i-deploy error ;;
+  esac
+  output can-i-deploy-exit-code "$deploy_code"
+fi
+
 # One sticky comment per pull request (and comment-id), created once, then edited.
 sticky_comment() {
   [[ ${INPUT_COMMENT:-true} == true && -n ${PR_NUMBER:-} ]] || return 0
@@ -141,6 +164,10 @@ sticky_comment() {
     else
       printf '**mcp-contract check** could not produce a report (exit code %s); see the job log.\n' "$code"
     fi
+    if [[ -s $deploy_md ]]; then
+      printf '\n'
+      cat "$deploy_md"
+    fi
     if [[ ${SKIP_LABELLED:-false} == true ]]; then
       # shellcheck disable=SC2016 # the backticks are Markdown
       printf '\n> Break-glass: the label `%s` lets these changes through.\n' "${INPUT_SKIP_LABEL:-}"
@@ -158,4 +185,6 @@ if ! sticky_comment; then
   warning "could not write the pull-request comment (the token needs pull-requests: write): the report is in the job summary"
 fi
 
+# check's verdict first; when it passed, can-i-deploy's.
+if [[ $code -eq 0 && -n $deploy_code ]]; then code=$deploy_code; fi
 exit "$code"

@@ -314,6 +314,66 @@ describe("scripts/action/check.sh", () => {
     expect(readFileSync(join(dir, "gh.log"), "utf8")).toBe("");
   });
 
+  test("can-i-deploy-to: the consumers of that environment are judged on the same target; outputs, comment, exit code", async () => {
+    const dir = tempDir();
+    stubGh(dir);
+    const cli = join(dir, "mcp-contract");
+    writeExecutable(
+      cli,
+      process.env.MCP_CONTRACT_BIN
+        ? `#!/bin/sh\nexec '${resolve(ROOT, process.env.MCP_CONTRACT_BIN)}' "$@"\n`
+        : `#!/bin/sh\nexec '${process.execPath}' '${join(ROOT, "main.ts")}' "$@"\n`,
+    );
+    const baseline = readFileSync(join(ROOT, "examples/weather.contract.json"), "utf8");
+    const changed = JSON.parse(baseline);
+    changed.tools[0].inputSchema.properties.units.enum = ["metric"];
+    const work = join(dir, "work");
+    const consumer = (name: string, env: string, call: object) => {
+      mkdirSync(join(work, "consumers", name), { recursive: true });
+      writeFileSync(join(work, "consumers", name, "consumer.json"), JSON.stringify({ name, environments: [env] }));
+      writeFileSync(
+        join(work, "consumers", name, "calls.jsonl"),
+        `${JSON.stringify({ ...call, result: { content: [] } })}\n`,
+      );
+    };
+    consumer("app", "production", {
+      method: "tools/call",
+      params: { name: "get_forecast", arguments: { city: "Oslo", units: "imperial" } },
+    });
+    consumer("bot", "staging", { method: "tools/call", params: { name: "set_alert", arguments: { city: "Oslo" } } });
+    writeFileSync(join(work, "mcp.contract.json"), baseline);
+    writeFileSync(join(work, "new.json"), JSON.stringify(changed, null, 2));
+    // check passes (scoped to set_alert); can-i-deploy decides.
+    const env = {
+      MCP_CONTRACT_BIN: cli,
+      INPUT_AGAINST: "new.json",
+      INPUT_ARGS: "--used\nset_alert",
+      INPUT_CONSUMERS: "consumers",
+      PR_NUMBER: "3",
+      PR_HEAD_REPO: "acme/weather",
+    };
+    const staging = await runCheck(dir, { ...env, INPUT_CAN_I_DEPLOY_TO: "staging" });
+    expect(staging.code).toBe(0);
+    expect(outputsOf(join(dir, "outputs"))).toMatchObject({
+      result: "pass",
+      "can-i-deploy": "yes",
+      "can-i-deploy-exit-code": "0",
+    });
+    const production = await runCheck(dir, { ...env, INPUT_CAN_I_DEPLOY_TO: "production" });
+    expect(production.code).toBe(1);
+    expect(outputsOf(join(dir, "outputs"))).toMatchObject({
+      result: "pass",
+      "can-i-deploy": "no",
+      "can-i-deploy-exit-code": "1",
+    });
+    expect(production.stdout).toContain("::error title=app");
+    expect(readFileSync(join(dir, "body.md"), "utf8")).toContain("## can-i-deploy to production: no");
+    // Without the input, nothing of can-i-deploy runs.
+    writeFileSync(join(dir, "outputs"), "");
+    await runCheck(dir, env);
+    expect(outputsOf(join(dir, "outputs"))["can-i-deploy"]).toBeUndefined();
+  }, 60_000);
+
   test("asks for exactly one target", async () => {
     const dir = tempDir();
     const none = await runCheck(dir, { MCP_CONTRACT_BIN: stubBinary(dir) });
