@@ -13,10 +13,11 @@ const HOST = "openai";
 export const OPENAI_NAME: NameRule = { char: /[A-Za-z0-9_-]/, max: 64 };
 export const OPENAI_MAX_TOOLS = 128;
 
+/** The rejection first (its error text), then a copy of OpenAI's FunctionDefinition reference. */
 export const OPENAI_NAME_SOURCES = [
-  "https://v02.api.js.langchain.com/interfaces/_langchain_core.language_models_base.FunctionDefinition.html",
   "https://github.com/Lucassssss/eechat/issues/52",
   "https://github.com/modelcontextprotocol/csharp-sdk/issues/679",
+  "https://v02.api.js.langchain.com/interfaces/_langchain_core.language_models_base.FunctionDefinition.html",
 ];
 export const OPENAI_COUNT_SOURCES = [
   "https://github.com/zed-industries/zed/issues/32946",
