@@ -385,3 +385,23 @@ describe("host rule metadata", () => {
     ]);
   });
 });
+
+describe("malformed surfaces", () => {
+  test("wrong-typed names, schemas and keywords are checked without throwing", () => {
+    const junk: JsonObject[] = [
+      { name: 42 },
+      { name: "a", inputSchema: "object" },
+      { name: "b", inputSchema: { type: "object", properties: [1, 2], required: "x", enum: "e" } },
+      { name: "c", inputSchema: { type: ["object", 3], properties: { p: null, q: true, r: { $ref: 7 } } } },
+      { name: "d", description: 12, inputSchema: { anyOf: "no", items: [null, { const: 1 }], $defs: [] } },
+      { name: "", inputSchema: { type: "object", additionalProperties: { type: "string" } } },
+    ];
+    const surface = contract({ tools: junk as unknown as Tool[], instructions: 5 as unknown as string });
+    const found = checkHosts(surface, HOST_IDS);
+    expect(found.length).toBeGreaterThan(0);
+    for (const f of found) expect(typeof f.message).toBe("string");
+    expect(
+      found.some((f) => f.rule === "openai-name-invalid" && f.target.name === "" && f.message.includes("is empty")),
+    ).toBe(true);
+  });
+});
