@@ -9,7 +9,7 @@ import { FAIL_ON, type FailOn } from "../report/model.ts";
 import { readBaselineAtRef } from "./git-baseline.ts";
 import { type GlobalOptions, makeUi } from "./globals.ts";
 import { hostsOption, resolveHosts } from "./hosts-option.ts";
-import { readLockfile } from "./lockfile.ts";
+import { LockfileReads, readLockfile } from "./lockfile.ts";
 import { DEFAULT_CONTRACTS_DIR } from "./mcp-config.ts";
 import { assertWritable } from "./output-file.ts";
 import { addPeerAliases } from "./peer-aliases.ts";
@@ -147,16 +147,18 @@ Exit codes: 0 nothing at or over --fail-on (or --allow-breaking), 1 it was reach
     let baseline: Contract;
     let baselineSource = options.baseline;
     let baselineFile: ReportFile | undefined;
+    // The baseline and --against are read in one session: the second shares the first's tools.
+    const reads = new LockfileReads();
     if (options.baselineRef !== undefined) {
-      const fromGit = readBaselineAtRef(options.baselineRef, options.baseline);
+      const fromGit = readBaselineAtRef(options.baselineRef, options.baseline, reads);
       baseline = fromGit.contract;
       baselineSource = fromGit.source;
       baselineFile = { path: options.baseline, text: fromGit.text, revision: options.baselineRef };
     } else {
       // --update with no lockfile yet: compare with an empty surface, then create the file.
       const read = options.update
-        ? readBaselineOrNone(options.baseline)
-        : readLockfile(options.baseline, "baseline", { elsewhere: "--baseline FILE" });
+        ? readBaselineOrNone(options.baseline, reads)
+        : readLockfile(options.baseline, "baseline", { elsewhere: "--baseline FILE", reads });
       baseline = read.contract;
       baselineFile = read.file;
     }
@@ -184,7 +186,7 @@ Exit codes: 0 nothing at or over --fail-on (or --allow-breaking), 1 it was reach
         throw new UsageError("give either --against FILE or a live server (after `--`, --url or --server), not both.");
       }
       rejectLiveOnlyFlags((name) => cmd.getOptionValueSource(name as never), "--against FILE");
-      const read = readLockfile(options.against, "--against");
+      const read = readLockfile(options.against, "--against", { reads });
       current = read.contract;
       againstFile = read.file;
       currentSource = options.against;

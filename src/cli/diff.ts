@@ -3,7 +3,7 @@ import { Command, Option } from "@commander-js/extra-typings";
 import { FAIL_ON, type FailOn } from "../report/model.ts";
 import { type GlobalOptions, makeUi } from "./globals.ts";
 import { hostsOption, resolveHosts } from "./hosts-option.ts";
-import { readLockfile } from "./lockfile.ts";
+import { LockfileReads, readLockfile } from "./lockfile.ts";
 import { type PolicyOptionValues, policyOptions, preparePolicy, resolveFailOn } from "./policy-options.ts";
 import { formatOptions, planOutputs, reportComparison } from "./report-output.ts";
 
@@ -49,8 +49,9 @@ Examples:
       const globals = cmd.optsWithGlobals() as GlobalOptions;
       const ui = makeUi(globals);
       const plans = planOutputs(options.format, options.output, globals);
-      const before = readLockfile(oldPath, "old");
-      const after = readLockfile(newPath, "new");
+      const reads = new LockfileReads();
+      const before = readLockfile(oldPath, "old", { reads });
+      const after = readLockfile(newPath, "new", { reads });
       const prepared = preparePolicy(options, { beside: oldPath, lockfiles: [oldPath, newPath] }, ui);
       const failOn = resolveFailOn(
         options.failOn,

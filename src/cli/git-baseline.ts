@@ -6,8 +6,8 @@
 import { spawnSync } from "node:child_process";
 import { isAbsolute, posix, relative, resolve, sep } from "node:path";
 import type { Contract } from "../contract/model.ts";
-import { parseContract } from "../contract/read.ts";
 import { UsageError } from "../errors.ts";
+import { LockfileReads } from "./lockfile.ts";
 
 interface GitResult {
   status: number;
@@ -73,7 +73,12 @@ export interface GitBaseline {
   text: string;
 }
 
-export function readBaselineAtRef(ref: string, baseline: string, cwd: string = process.cwd()): GitBaseline {
+export function readBaselineAtRef(
+  ref: string,
+  baseline: string,
+  reads: LockfileReads = new LockfileReads(),
+  cwd: string = process.cwd(),
+): GitBaseline {
   const source = `${baseline}@${ref}`;
   if (ref.trim() === "" || ref.startsWith("-")) {
     throw new UsageError(
@@ -120,7 +125,7 @@ export function readBaselineAtRef(ref: string, baseline: string, cwd: string = p
     }
     throw new UsageError(`--baseline-ref: git could not read ${path} at ${ref}: ${firstLine(shown.stderr)}`);
   }
-  return { contract: parseContract(shown.stdout, source), source, text: shown.stdout };
+  return { contract: reads.parse(shown.stdout, source), source, text: shown.stdout };
 }
 
 /**

@@ -11,9 +11,9 @@ import { serializeContract } from "../contract/canonical.ts";
 import { isJsonObject } from "../contract/model.ts";
 import { peerFormatOf } from "../contract/peers/detect.ts";
 import { describeUnknown, formatLabel } from "../contract/peers/imported.ts";
-import { parseContract } from "../contract/read.ts";
 import { UsageError } from "../errors.ts";
 import { type GlobalOptions, makeUi, writeStdout } from "./globals.ts";
+import { LockfileReads } from "./lockfile.ts";
 import { assertWritable, readRegularFile, writeFileAtomic } from "./output-file.ts";
 import { readUserFile } from "./read-user-file.ts";
 import { DEFAULT_LOCKFILE } from "./snapshot.ts";
@@ -62,7 +62,7 @@ Exit codes: 0 converted, 2 the file is missing, unreadable, not a peer format, o
         aKind: "a lockfile",
         theKind: "the file to import",
       });
-      const contract = parseContract(text, file);
+      const contract = new LockfileReads().parse(text, file);
       const imported = contract.capture.importedFrom;
       if (imported === undefined || !isPeerText(text)) {
         throw new UsageError(

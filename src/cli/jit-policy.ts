@@ -6,16 +6,10 @@
  * over a big input goes back to the normal policy before its work starts, where hot loops repay
  * their compile many times (lint of 10,000 tools: 37% more instructions if it stays at 16×).
  */
+import { BIG_INPUT_CHARS, BIG_SURFACE_ITEMS } from "../contract/big-input.ts";
 
-/** Inputs from this many characters on (a 1,000-tool lockfile is about 11 MB) get the normal policy. */
-export const BIG_INPUT_CHARS = 2 * 1024 * 1024;
-
-/**
- * A captured surface with this many items (tools, resources, templates, prompts) or more gets
- * the normal policy: published servers list tens, and a surface of thousands is as big an
- * input as a lockfile of BIG_INPUT_CHARS, whose text a live capture does not have.
- */
-export const BIG_SURFACE_ITEMS = 1000;
+/** Where an input counts as big, one threshold for the JIT and for reading (src/contract/big-input.ts). */
+export { BIG_INPUT_CHARS, BIG_SURFACE_ITEMS };
 
 /** Before the work on an input of this many characters: the normal JIT policy when it is big. */
 export function prepareForInput(chars: number): void {

@@ -27,7 +27,7 @@ import { renderReport } from "../report/render.ts";
 import { changesWhat } from "../report/shared.ts";
 import { gitTopLevel } from "./git-baseline.ts";
 import { writeStdout } from "./globals.ts";
-import { type LockfileRead, readLockfile } from "./lockfile.ts";
+import { type LockfileRead, type LockfileReads, readLockfile } from "./lockfile.ts";
 import { assertWritable, readRegularFile, writeFileAtomic } from "./output-file.ts";
 import { isTerminal, writeErr } from "./std-streams.ts";
 import { type Ui, useColor } from "./ui.ts";
@@ -246,8 +246,11 @@ export async function writeReports(
 }
 
 /** `check --update`: the baseline lockfile, or, when there is none yet, an empty one (no file: it will be created). */
-export function readBaselineOrNone(path: string): { contract: Contract; file?: LockfileRead["file"] } {
-  if (existsSync(path)) return readLockfile(path, "baseline");
+export function readBaselineOrNone(
+  path: string,
+  reads?: LockfileReads,
+): { contract: Contract; file?: LockfileRead["file"] } {
+  if (existsSync(path)) return readLockfile(path, "baseline", reads ? { reads } : {});
   // It will be created, in a directory that may not exist yet either.
   ensureDirectory(path);
   return { contract: emptyContract() };

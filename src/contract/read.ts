@@ -5,53 +5,46 @@
  * their types, nothing is nested deeper than MAX_NESTING_DEPTH, every number is finite.
  */
 import { UsageError } from "../errors.ts";
+import { BIG_INPUT_CHARS } from "./big-input.ts";
 import { hashesProblem } from "./hashes.ts";
 import { locateJsonError } from "./json-position.ts";
 import { CLIENT_CAPABILITIES, type Contract, ERAS, isJsonObject, LOCKFILE_VERSION, SURFACE_LISTS } from "./model.ts";
 import { readPeerSurface } from "./peers/detect.ts";
 import { importedFromProblem } from "./peers/imported.ts";
+import { deepFreeze, type ReadSession } from "./read-session.ts";
 import { SchemaSpans } from "./schema-spans.ts";
-import { parseByTools, remember, type ToolCheck, type ToolReader } from "./tool-spans.ts";
+import { parseByTools, type ToolCheck, type ToolReader } from "./tool-spans.ts";
 import { describeFound, describeProblem, findContractProblem, MAX_NESTING_DEPTH, toolPasses } from "./validate.ts";
 
 /** The boundary check of a tool as it is parsed: its text is not needed. */
 const passes: ToolCheck = (tool) => toolPasses(tool);
 const PLAIN: ToolReader = { check: passes };
 
-/**
- * Shared reads of lockfiles from this many characters on go by schema spans (schema-spans.ts):
- * on smaller ones reading spans costs more cold code than it saves. The size at which the CLI
- * also puts the JIT's normal policy back (src/cli/jit-policy.ts), a thousand tools or so.
- */
-export const SPANS_MIN_CHARS = 2 * 1024 * 1024;
-
-/** The schema spans of the lockfile read last by spans, whose values the next one shares. */
-let lastSpans: SchemaSpans | undefined;
-
 const HINT = "Regenerate it with `mcp-contract snapshot`, or restore it from version control.";
 
 /**
- * `share`: read the tools one by one and share those the lockfile read before (with `share`)
- * holds too (tool-spans.ts). Only for callers that never modify a contract they read: the
- * objects then belong to both lockfiles. `reader`: read the tools one by one (sharing only
- * with `share`) with a reader of their texts (lint's shapes): its check tells right after each
- * tool is parsed whether it passes the boundary, exactly as toolPasses does, and its parse may
- * build the tool (sharing values between tools of this file: again only for callers that never
- * modify what they read).
+ * `session`: read the tools one by one and share those the lockfile read before in the session
+ * holds too (read-session.ts, tool-spans.ts). Only for callers that never modify a contract they
+ * read: the objects then belong to both lockfiles (a session that freezes makes sure). `reader`:
+ * read the tools one by one (sharing only with a session) with a reader of their texts (lint's
+ * shapes): its check tells right after each tool is parsed whether it passes the boundary,
+ * exactly as toolPasses does, and its parse may build the tool (sharing values between tools of
+ * this file: again only for callers that never modify what they read). `freeze`: deep-freeze
+ * the contract (as a freezing session does).
  */
 export function parseContract(
   text: string,
   source: string,
-  options: { share?: boolean; reader?: ToolReader } = {},
+  options: { session?: ReadSession; reader?: ToolReader; freeze?: boolean } = {},
 ): Contract {
   if (text.trim() === "") {
     throw new UsageError(`${source} is empty, so it holds no contract. ${HINT}`);
   }
   // Tool by tool where the layout is ours (tool-spans.ts): tools the lockfile read before holds too are shared.
-  const share = options.share === true;
+  const { session, reader } = options;
   const spans =
-    share && !options.reader && text.length >= SPANS_MIN_CHARS ? new SchemaSpans({ before: lastSpans }) : undefined;
-  const byTools = share || options.reader ? parseByTools(text, options.reader ?? spans ?? PLAIN, share) : undefined;
+    session && !reader && text.length >= BIG_INPUT_CHARS ? new SchemaSpans({ before: session.spans }) : undefined;
+  const byTools = session || reader ? parseByTools(text, reader ?? spans ?? PLAIN, session?.tools) : undefined;
   spans?.release();
   let data: unknown = byTools?.data;
   try {
@@ -68,7 +61,7 @@ export function parseContract(
   if (version === undefined) {
     // A peer tool's file (mcp-covenant, mcp-query), told apart by its shape.
     const peer = readPeerSurface(data, source);
-    if (peer) return peer;
+    if (peer) return options.freeze || session?.options.freeze ? deepFreeze(peer) : peer;
     throw new UsageError(
       `${source} is not an mcp-contract lockfile: it has no "lockfileVersion" field, and it is no mcp-covenant lockfile (covenant_version) or mcp-query contract (version, tools) either. Create one with \`mcp-contract snapshot -o ${source} -- <server command>\`.`,
     );
@@ -148,9 +141,7 @@ export function parseContract(
   if (found) {
     throw new UsageError(`${source} is not a valid mcp-contract lockfile: ${describeProblem(found)}. ${HINT}`);
   }
-  if (byTools && share) {
-    remember(byTools);
-    lastSpans = spans;
-  }
-  return data as unknown as Contract;
+  if (byTools && session) session.remember(byTools, spans);
+  const contract = data as unknown as Contract;
+  return options.freeze || session?.options.freeze ? deepFreeze(contract) : contract;
 }

@@ -28,19 +28,21 @@ const NAME_START = '{\n      "name": ';
 const MAX_CANDIDATES = 64;
 
 /** One tool's text and its value. */
-interface Span {
+export interface Span {
   text: string;
   value: unknown;
 }
 
 /**
- * The tools of the lockfile read last, in file order, every one of which passed the contract
- * boundary at its place (read.ts remembers a file only after it passed): what the next may share.
+ * The tools of the lockfile read last in a session (read-session.ts), in file order, every one of
+ * which passed the contract boundary at its place (read.ts remembers a file only after it
+ * passed): what the next may share.
  */
-let previous: readonly Span[] = [];
-const NONE: readonly Span[] = [];
-/** `previous` by the first line of each text, built on the first tool that is not where expected. */
-let previousByLine: Map<string, number[]> | undefined;
+export interface SharedTools {
+  previous: readonly Span[];
+  /** `previous` by the first line of each text, built on the first tool that is not where expected. */
+  byLine?: Map<string, number[]>;
+}
 
 /** The tool's first line (its name, in our layout), or "" when it does not start with its name. */
 function firstLine(text: string): string {
@@ -76,11 +78,11 @@ export interface ToolReader {
 }
 
 /**
- * The file parsed tool by tool, sharing the tools of the lockfile read before (unless `share`
- * is false); undefined when the layout is not ours.
+ * The file parsed tool by tool, sharing the tools of the lockfile read before in the session
+ * (`shared`, when given); undefined when the layout is not ours.
  */
-export function parseByTools(text: string, reader?: ToolReader, share = true): SpanRead | undefined {
-  const known = share ? previous : NONE;
+export function parseByTools(text: string, reader?: ToolReader, shared?: SharedTools): SpanRead | undefined {
+  const known = shared?.previous ?? [];
   try {
     const start = text.indexOf(OPEN);
     if (start === -1) return undefined;
@@ -110,7 +112,7 @@ export function parseByTools(text: string, reader?: ToolReader, share = true): S
         const own = text.slice(from, end);
         // The expected tool, changed (the same name line), is followed by the next one; else look it up.
         const inPlace = hint !== undefined && firstLine(own) === firstLine(hint.text);
-        const found = inPlace || !share ? { next: expected + 1 } : findPrevious(own);
+        const found = inPlace || !shared ? { next: expected + 1 } : findPrevious(own, shared);
         if (found.next !== undefined) expected = found.next;
         span = found.span;
         if (span === undefined) {
@@ -145,10 +147,11 @@ export function parseByTools(text: string, reader?: ToolReader, share = true): S
  * A tool of the lockfile read before with exactly this text, and where the tool after it is
  * expected: after the one with the same first line (the same tool, changed) when none is equal.
  */
-function findPrevious(text: string): { span?: Span | undefined; next?: number } {
+function findPrevious(text: string, shared: SharedTools): { span?: Span | undefined; next?: number } {
+  const { previous } = shared;
   if (previous.length === 0) return {};
-  previousByLine ??= indexByLine(previous);
-  const candidates = previousByLine.get(firstLine(text));
+  shared.byLine ??= indexByLine(previous);
+  const candidates = shared.byLine.get(firstLine(text));
   if (candidates === undefined) return {};
   const shown = Math.min(candidates.length, MAX_CANDIDATES);
   for (let c = 0; c < shown; c++) {
@@ -168,10 +171,4 @@ function indexByLine(spans: readonly Span[]): Map<string, number[]> {
     else byLine.set(line, [index]);
   });
   return byLine;
-}
-
-/** After a lockfile passed the boundary: the next lockfile may share its tools. */
-export function remember(read: SpanRead): void {
-  previous = read.spans;
-  previousByLine = undefined;
 }

@@ -2,18 +2,23 @@
  * Big lockfiles read by schema spans (src/contract/schema-spans.ts): each tool is the value
  * JSON.parse gives, the tools of one shape hold one schema object, a second lockfile's
  * unchanged schemas are the first one's objects, and the diff finds exactly what it finds when
- * both files are parsed whole. The texts are over SPANS_MIN_CHARS, where reads take this path.
+ * both files are parsed whole. The texts are over BIG_INPUT_CHARS, where reads take this path.
  */
 import { describe, expect, test } from "bun:test";
 import { syntheticPair } from "../../../scripts/synthetic.ts";
+import { BIG_INPUT_CHARS } from "../../../src/contract/big-input.ts";
 import { serializeContract } from "../../../src/contract/canonical.ts";
 import type { Contract, Tool } from "../../../src/contract/model.ts";
-import { parseContract, SPANS_MIN_CHARS } from "../../../src/contract/read.ts";
+import { parseContract } from "../../../src/contract/read.ts";
+import { ReadSession } from "../../../src/contract/read-session.ts";
 import { diffContracts } from "../../../src/diff/diff.ts";
+
+/** One session for the file's reads, as one command has: each read shares what the one before held. */
+const session = new ReadSession();
 
 /** Both files read as a diff reads them (shared), and both parsed whole. */
 function readPair(before: string, after: string) {
-  const shared = [parseContract(before, "a.json", { share: true }), parseContract(after, "b.json", { share: true })];
+  const shared = [parseContract(before, "a.json", { session }), parseContract(after, "b.json", { session })];
   const whole = [parseContract(before, "a.json"), parseContract(after, "b.json")];
   return { shared, whole };
 }
@@ -22,8 +27,8 @@ describe("lockfiles read by schema spans", () => {
   const [a, b] = syntheticPair(260, 0.2, 3).map(serializeContract) as [string, string];
 
   test("are big enough to take the path", () => {
-    expect(a.length).toBeGreaterThanOrEqual(SPANS_MIN_CHARS);
-    expect(b.length).toBeGreaterThanOrEqual(SPANS_MIN_CHARS);
+    expect(a.length).toBeGreaterThanOrEqual(BIG_INPUT_CHARS);
+    expect(b.length).toBeGreaterThanOrEqual(BIG_INPUT_CHARS);
   });
 
   test("give JSON.parse's value, one schema object per shape, and the first file's objects where unchanged", () => {
@@ -64,7 +69,7 @@ describe("lockfiles read by schema spans", () => {
     const close = a.indexOf("\n      }", at);
     const edited = `${a.slice(0, close)}\n       }${a.slice(close + "\n      }".length)}`;
     expect(edited).not.toBe(a);
-    const read = parseContract(edited, "x.json", { share: true });
+    const read = parseContract(edited, "x.json", { session });
     expect(read).toEqual(JSON.parse(edited));
   });
 });

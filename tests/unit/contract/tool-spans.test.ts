@@ -12,9 +12,13 @@ import { syntheticPair } from "../../../scripts/synthetic.ts";
 import { serializeContract } from "../../../src/contract/canonical.ts";
 import type { Contract } from "../../../src/contract/model.ts";
 import { parseContract } from "../../../src/contract/read.ts";
+import { ReadSession } from "../../../src/contract/read-session.ts";
 import { parseByTools } from "../../../src/contract/tool-spans.ts";
 import { diffContracts } from "../../../src/diff/diff.ts";
 import { within } from "../../helpers/clock.ts";
+
+/** One session for the file's reads, as one command has: each read shares what the one before held. */
+const session = new ReadSession();
 
 const ROOT = join(import.meta.dir, "../../..");
 
@@ -29,7 +33,7 @@ function lockfiles(): string[] {
 /** An error message, or the parsed contract as JSON: what a reader of the text observes. */
 function outcome(text: string): string {
   try {
-    return JSON.stringify(parseContract(text, "x.json", { share: true }));
+    return JSON.stringify(parseContract(text, "x.json", { session }));
   } catch (error) {
     return `error: ${(error as Error).message}`;
   }
@@ -102,8 +106,8 @@ describe("tools read one by one", () => {
 
   test("a tool of the second lockfile the first one holds too is one object, the others are not", () => {
     const [before, after] = syntheticPair(40) as [Contract, Contract];
-    const a = parseContract(serializeContract(before), "a.json", { share: true });
-    const b = parseContract(serializeContract(after), "b.json", { share: true });
+    const a = parseContract(serializeContract(before), "a.json", { session });
+    const b = parseContract(serializeContract(after), "b.json", { session });
     const shared = b.tools.filter((tool) => a.tools.includes(tool));
     expect(shared.length).toBeGreaterThan(30);
     expect(shared.length).toBeLessThan(40);
@@ -121,8 +125,8 @@ describe("tools read one by one", () => {
     const text = serializeContract(before);
     const at = text.indexOf('"description": "', text.indexOf('"name": "tool_00002"')) + 16;
     const edited = `${text.slice(0, at)}${text[at] === "X" ? "Y" : "X"}${text.slice(at + 1)}`;
-    const a = parseContract(text, "a.json", { share: true });
-    const b = parseContract(edited, "b.json", { share: true });
+    const a = parseContract(text, "a.json", { session });
+    const b = parseContract(edited, "b.json", { session });
     expect(b.tools.filter((tool) => a.tools.includes(tool)).length).toBe(4);
     const changes = diffContracts(a, b);
     expect(changes.map((c) => [c.rule, c.target.name])).toEqual([["description-changed", "tool_00002"]]);
@@ -142,9 +146,9 @@ describe("tools read one by one", () => {
     const unrelated = readFileSync(join(ROOT, "tests/fixtures/published/filesystem-2025.8.21.contract.json"), "utf8");
     for (const text of broken) {
       // Read right after the good file (sharing its tools), and after one that shares nothing.
-      parseContract(good, "a.json", { share: true });
+      parseContract(good, "a.json", { session });
       const shared = outcome(text);
-      parseContract(unrelated, "other.json", { share: true });
+      parseContract(unrelated, "other.json", { session });
       const alone = outcome(text);
       expect(shared).toBe(alone);
       expect(shared.startsWith("error: ")).toBe(true);
@@ -159,7 +163,7 @@ describe("tools read one by one", () => {
       const result = outcome(text);
       let shared = 0;
       try {
-        const read = parseContract(text, "x.json", { share: true });
+        const read = parseContract(text, "x.json", { session });
         shared = before ? read.tools.filter((tool) => before?.tools.includes(tool)).length : 0;
         before = read;
       } catch {
@@ -196,7 +200,7 @@ describe("tools read one by one", () => {
       const read = parseByTools(variant);
       if (read) expect(read.data).toEqual(JSON.parse(variant));
       // Read after the plain file (sharing what it can) and alone: the same contract either way.
-      parseContract(text, "a.json", { share: true });
+      parseContract(text, "a.json", { session });
       const shared = outcome(variant);
       expect(shared).toBe(JSON.stringify(parseContract(variant, "b.json")));
     }
