@@ -44,7 +44,13 @@ export function verdictLine(report: ReplayReport): string {
         ? `yes: the one consumer${where} would not break.`
         : `yes: none of the ${consumers} consumers${where} would break.`;
   }
+  if (report.offline) {
+    const planned = report.sections.reduce((n, s) => n + s.summary.planned, 0);
+    const gone =
+      failing > 0 ? `; ${failing} consumer${failing === 1 ? " calls" : "s call"} what is no longer there` : "";
+    return `dry run: ${planned} call${planned === 1 ? "" : "s"} would be sent, ${report.summary.skipped} skipped; no answer was judged${gone}.`;
+  }
   return failing > 0
     ? `${failing} of ${consumers} consumer${consumers === 1 ? "" : "s"} would break.`
-    : `every replayed call kept the shape its consumer saw.`;
+    : "every replayed call kept the shape its consumer saw.";
 }
