@@ -134,16 +134,13 @@ lockfile (or no consumer is deployed in the environment), 3 the server could not
         },
         source,
       );
-      const live = { ...resolved, timeoutMs: resolved.timeoutMs + options.budget * 1000 };
       let result: CallOutcome[][] = [];
       let surface: Contract | undefined;
       const { captureTarget } = await import("./capture-target.ts");
-      const captured = await captureTarget(live, ui, {}, async (session, captured) => {
+      const captured = await captureTarget(resolved, ui, {}, async (session, captured) => {
         surface = captured;
         const planned = planAll(consumers, setup, captured, options);
-        result = options.dryRun
-          ? planned.map(dryRun)
-          : await replayAll(planned, captured, (method, params) => session.request(method, params), options);
+        result = options.dryRun ? planned.map(dryRun) : await replayAll(planned, captured, session, options);
       });
       closed = captured.closed;
       current = surface ?? captured.contract;

@@ -5,7 +5,7 @@
 import { appendFileSync, readdirSync, statSync } from "node:fs";
 import { basename, extname, join } from "node:path";
 import { InvalidArgumentError, Option } from "@commander-js/extra-typings";
-import { rpcCause } from "../connect/session.ts";
+import { rpcCause, type Session } from "../connect/session.ts";
 import type { Contract, Json } from "../contract/model.ts";
 import { CliError, UsageError } from "../errors.ts";
 import { parseCalls } from "../policy/calls.ts";
@@ -183,9 +183,12 @@ export { dryRun };
 export async function replayAll(
   plans: readonly Planned[][],
   surface: Contract,
-  send: (method: string, params: Record<string, Json>) => Promise<Record<string, Json>>,
+  session: Pick<Session, "request" | "extendDeadline">,
   flags: ReplayFlagValues,
 ) {
+  // --timeout bounded the capture; the replay is bounded by its own budget (and each call by its timeout).
+  session.extendDeadline((flags.budget + flags.callTimeout) * 1000);
+  const send = (method: string, params: Record<string, Json>) => session.request(method, params);
   const { validatorFor } = await import("../schema/witness/validators.ts");
   const validate = (schema: Json, value: Json) => {
     try {

@@ -103,18 +103,16 @@ recording (the file and line are named), 3 the server could not be reached.`,
         { ...options, alternatives: "; or, with --dry-run, take the surface from a lockfile with `--against FILE`" },
         source,
       );
-      // The session lives on through the replay: its limit covers the capture and the whole budget.
-      const live = { ...resolved, timeoutMs: resolved.timeoutMs + options.budget * 1000 };
       let result: CallOutcome[][] = [];
       const { captureTarget } = await import("./capture-target.ts");
-      const captured = await captureTarget(live, ui, {}, async (session, surface: Contract) => {
+      const captured = await captureTarget(resolved, ui, {}, async (session, surface: Contract) => {
         const planned = planAll(consumers, setup, surface, options);
         if (options.dryRun) {
           result = planned.map(dryRun);
           return;
         }
         ui.progress(`replaying ${planned.flat().filter((p) => !p.outcome).length} recorded calls`);
-        result = await replayAll(planned, surface, (method, params) => session.request(method, params), options);
+        result = await replayAll(planned, surface, session, options);
       });
       closed = captured.closed;
       outcomes = result;

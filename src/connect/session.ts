@@ -108,7 +108,7 @@ export class Session {
   opening: Opening | undefined;
   /** Lists the server announced as changed (list_changed); capture clears and re-checks it. */
   readonly changedLists = new Set<"tools" | "resources" | "prompts">();
-  private readonly deadline: number;
+  private deadline: number;
   private fail!: (error: ServerError) => void;
   /** Rejects when the transport reports something that ends the session. */
   private readonly failure: Promise<never>;
@@ -163,6 +163,14 @@ export class Session {
     // Stop reading at once: a server flooding us would otherwise keep the event loop too
     // busy to even deliver this failure.
     void this.transport.close().catch(() => {});
+  }
+
+  /**
+   * Give the session `ms` more from now: work after the capture (replay) has a budget of its own,
+   * so that --timeout still bounds the capture alone.
+   */
+  extendDeadline(ms: number): void {
+    this.deadline = Math.max(this.deadline, Date.now() + ms);
   }
 
   /** Whether the server has answered any request of ours yet. */
