@@ -24,6 +24,7 @@ import {
   assertReplayFormats,
   type ConsumerCalls,
   dryRun,
+  eraNotice,
   exitCodeOf,
   planAll,
   type ReplayFlagValues,
@@ -103,6 +104,7 @@ lockfile (or no consumer is deployed in the environment), 3 the server could not
     let current: Contract;
     let target: string;
     let outcomes: CallOutcome[][];
+    const notices: string[] = [];
     let closed: Promise<void> | undefined;
     const offline = options.against !== undefined;
     if (options.against !== undefined) {
@@ -138,6 +140,8 @@ lockfile (or no consumer is deployed in the environment), 3 the server could not
       let surface: Contract | undefined;
       const { captureTarget } = await import("./capture-target.ts");
       const captured = await captureTarget(resolved, ui, {}, async (session, captured) => {
+        const said = options.dryRun ? undefined : eraNotice(consumers, session.era);
+        if (said) notices.push(said);
         surface = captured;
         const planned = planAll(consumers, setup, captured, options);
         result = options.dryRun ? planned.map(dryRun) : await replayAll(planned, captured, session, options);
@@ -171,6 +175,7 @@ lockfile (or no consumer is deployed in the environment), 3 the server could not
         offline: offline || Boolean(options.dryRun),
         exact: Boolean(options.exact),
         environment: options.to,
+        notices,
       });
       await writeReplayReports(maskHeldSecrets(report).value, plans, globals.color ?? "auto");
       const code = exitCodeOf(report);

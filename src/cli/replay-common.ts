@@ -218,6 +218,16 @@ export async function replayAll(
   return outcomes;
 }
 
+/** Calls recorded in another protocol era than the replay speaks: said, since the server may answer the eras differently. */
+export function eraNotice(consumers: readonly ConsumerCalls[], era: string | undefined): string | undefined {
+  if (era === undefined) return undefined;
+  const other = consumers.flatMap((c) => c.calls).filter((call) => call.era !== undefined && call.era !== era);
+  if (other.length === 0) return undefined;
+  const eras = [...new Set(other.map((call) => call.era as string))];
+  const fix = eras.length === 1 ? ` (--era ${eras[0]} replays them in theirs, if the server speaks it)` : "";
+  return `${other.length} call${other.length === 1 ? " was" : "s were"} recorded in the ${eras.join(" and ")} era and replayed in the ${era} era${fix}.`;
+}
+
 /** The formats a replay report renders in (not changelog: a replay changes nothing to release). */
 export function assertReplayFormats(plans: readonly OutputPlan[], command: string): void {
   for (const plan of plans) {

@@ -12,6 +12,7 @@ import {
   type ConsumerCalls,
   consumerNameOf,
   dryRun,
+  eraNotice,
   exitCodeOf,
   planAll,
   type ReplayFlagValues,
@@ -83,6 +84,7 @@ recording (the file and line are named), 3 the server could not be reached.`,
 
     let outcomes: CallOutcome[][];
     let target: string;
+    const notices: string[] = [];
     let closed: Promise<void> | undefined;
     if (options.against !== undefined) {
       if (!options.dryRun) {
@@ -106,6 +108,8 @@ recording (the file and line are named), 3 the server could not be reached.`,
       let result: CallOutcome[][] = [];
       const { captureTarget } = await import("./capture-target.ts");
       const captured = await captureTarget(resolved, ui, {}, async (session, surface: Contract) => {
+        const said = options.dryRun ? undefined : eraNotice(consumers, session.era);
+        if (said) notices.push(said);
         const planned = planAll(consumers, setup, surface, options);
         if (options.dryRun) {
           result = planned.map(dryRun);
@@ -123,6 +127,7 @@ recording (the file and line are named), 3 the server could not be reached.`,
       const report = buildReplayReport("replay", target, sections, {
         offline: Boolean(options.dryRun),
         exact: Boolean(options.exact),
+        notices,
       });
       // Answers can echo what the capture was given (a token, a header value): masked as everywhere.
       await writeReplayReports(maskHeldSecrets(report).value, plans, globals.color ?? "auto");

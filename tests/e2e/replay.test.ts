@@ -131,6 +131,7 @@ describe("replay against the v2-SDK weather server's next versions", () => {
         runCli(["replay", "--calls", weatherCalls, "--era", "legacy", ...v2("retyped")]),
         runCli(["replay", "--calls", weatherCalls, "--url", server.url]),
       ]);
+      expect(legacy.stdout).toContain("3 calls were recorded in the modern era and replayed in the legacy era");
       for (const result of [legacy, http]) {
         expect(result.code).toBe(1);
         expect(result.stdout).toContain("/structuredContent/days/*/highC was number when recorded and is now string");
@@ -298,7 +299,17 @@ describe("can-i-deploy", () => {
     writeFileSync(join(typo, "c", "consumer.json"), JSON.stringify({ name: "c", enviroments: ["production"] }));
     const truncated = join(dir, "truncated.jsonl");
     writeFileSync(truncated, `${WEATHER.split("\n")[1]}\n${(WEATHER.split("\n")[0] as string).slice(0, 60)}\n`);
-    const lockfile = join(ROOT, "tests/fixtures/golden/empty.contract.json");
+    const edited = join(dir, "edited.jsonl");
+    writeFileSync(edited, `${WEATHER.split("\n")[1]}\n${line("tools/call", { arguments: {} }, { result: {} })}\n`);
+    const lockfile = join(ROOT, "examples/weather.contract.json");
+    const [handEdited, missing] = await Promise.all([
+      runCli(["replay", "--calls", edited, "--dry-run", "--against", lockfile]),
+      runCli(["replay", "--calls", join(dir, "nowhere.jsonl"), "--dry-run", "--against", lockfile]),
+    ]);
+    expect(handEdited.code).toBe(2);
+    expect(handEdited.stderr).toContain('edited.jsonl:2: a tools/call whose params have no string "name"');
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain("nowhere.jsonl: no such file or directory");
     const [env, manifest, cut] = await Promise.all([
       runCli(["can-i-deploy", "--to", "prod", "--consumers", consumers, "--against", lockfile, "--baseline", lockfile]),
       runCli([
