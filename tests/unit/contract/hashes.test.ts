@@ -6,7 +6,7 @@
 import { describe, expect, test } from "bun:test";
 import { type CaptureSession, captureSurface } from "../../../src/capture/capture.ts";
 import { serializeContract } from "../../../src/contract/canonical.ts";
-import { contentHash, hashList, surfaceHashes } from "../../../src/contract/hashes.ts";
+import { contentHash, hashList, hashSurface, surfaceHashes } from "../../../src/contract/hashes.ts";
 import { emptyContract, type JsonObject } from "../../../src/contract/model.ts";
 import { parseContract } from "../../../src/contract/read.ts";
 
@@ -90,6 +90,12 @@ describe("capture and lockfile", () => {
     expect(Object.keys(lock.hashes)).toEqual(["prompts", "tools"]);
     expect(Object.keys(lock.hashes.tools)).toEqual(["echo", "search"]);
     expect(serializeContract(parseContract(text, "a.json"))).toBe(text);
+  });
+
+  test("skills are hashed too, by the URI of their SKILL.md", () => {
+    const skill = { uri: "skill://triage/SKILL.md", frontmatter: { name: "triage", description: "Sort issues." } };
+    const withSkills = { ...emptyContract(), skills: [skill as never] };
+    expect(hashSurface(withSkills)).toEqual({ skills: { "skill://triage/SKILL.md": contentHash(skill) } });
   });
 
   test("a lockfile without hashes reads as before; its hashes are derived from what is stored", () => {
