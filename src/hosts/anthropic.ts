@@ -55,12 +55,15 @@ export const ANTHROPIC: HostProfile = {
     for (const key of Object.keys(properties)) {
       const problem = nameProblem(key, PROPERTY_KEY);
       if (problem === undefined) continue;
-      hit("anthropic-property-key-invalid", () => ({
-        path: pointer(node.path, "properties", key),
-        message: `the property key ${JSON.stringify(key)} ${problem}: the API answers 400 for the whole request; fix: rename it to ${JSON.stringify(renameFor(key, PROPERTY_KEY))}`,
-        evidence: key,
-        where: dottedChild(dottedChild(node.dotted, "properties"), key),
-      }));
+      hit(
+        "anthropic-property-key-invalid",
+        () => ({
+          path: pointer(node.path, "properties", key),
+          message: `the property key ${JSON.stringify(key)} ${problem}: the API answers 400 for the whole request; fix: rename it to ${JSON.stringify(renameFor(key, PROPERTY_KEY))}`,
+          evidence: key,
+        }),
+        () => dottedChild(dottedChild(node.dotted, "properties"), key),
+      );
     }
   },
 };

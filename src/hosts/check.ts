@@ -68,17 +68,14 @@ interface Places {
  */
 function walkSchema(schema: JsonObject, profiles: readonly HostProfile[]): HostHit[] {
   const byRule = new Map<string, Places>();
-  const hit = (rule: string, make: () => Omit<HostHit, "rule">) => {
+  const hit = (rule: string, make: () => Omit<HostHit, "rule">, where?: () => string) => {
     const places = byRule.get(rule);
     if (!places) {
       byRule.set(rule, { first: { rule, ...make() }, others: [], count: 1 });
       return;
     }
     places.count++;
-    if (places.others.length < MORE) {
-      const h = make();
-      places.others.push(h.where ?? pointerToDotted(h.path));
-    }
+    if (places.others.length < MORE) places.others.push(where ? where() : pointerToDotted(make().path));
   };
   const all = profiles.filter((p) => p.walkDefs !== false);
   const visit = (node: Node, inDefs: boolean) => {

@@ -55,11 +55,14 @@ export const GEMINI_JSON_SCHEMA: HostProfile = {
     if (typeof schema.$ref !== "string") return;
     const extra = Object.keys(schema).filter((key) => !BESIDE_REF.has(key));
     if (extra.length === 0) return;
-    hit("gemini-json-schema-ref-with-siblings", () => ({
-      path: pointer(node.path, extra[0] as string),
-      message: `the $ref at ${node.dotted} stands beside ${extra.map((k) => `"${k}"`).join(", ")}, which Gemini rejects (only description and default may); fix: move ${extra.length === 1 ? "it" : "them"} into the definition the $ref points at, or inline the $ref`,
-      evidence: extra,
-      where: node.dotted,
-    }));
+    hit(
+      "gemini-json-schema-ref-with-siblings",
+      () => ({
+        path: pointer(node.path, extra[0] as string),
+        message: `the $ref at ${node.dotted} stands beside ${extra.map((k) => `"${k}"`).join(", ")}, which Gemini rejects (only description and default may); fix: move ${extra.length === 1 ? "it" : "them"} into the definition the $ref points at, or inline the $ref`,
+        evidence: extra,
+      }),
+      () => node.dotted,
+    );
   },
 };

@@ -153,12 +153,15 @@ export const GEMINI_PARAMETERS: HostProfile = {
     for (const key in schema) {
       if (GEMINI_SCHEMA_KEYWORDS.has(key)) continue;
       // x- extensions and annotations of our own are not sent by every client; they are still keywords Gemini rejects.
-      hit("gemini-parameters-keyword-unsupported", () => ({
-        path: pointer(node.path, key),
-        message: `"${key}" at ${node.dotted} is not in Gemini's Schema, so the request fails with 400 "Unknown name"; fix: ${fixFor(key)}`,
-        evidence: key,
-        where: `${dottedChild(node.dotted, key)}: ${shortFix(key)}`,
-      }));
+      hit(
+        "gemini-parameters-keyword-unsupported",
+        () => ({
+          path: pointer(node.path, key),
+          message: `"${key}" at ${node.dotted} is not in Gemini's Schema, so the request fails with 400 "Unknown name"; fix: ${fixFor(key)}`,
+          evidence: key,
+        }),
+        () => `${dottedChild(node.dotted, key)}: ${shortFix(key)}`,
+      );
     }
     if (Array.isArray(schema.type)) {
       const types = schema.type.filter((t) => t !== "null");
@@ -166,33 +169,42 @@ export const GEMINI_PARAMETERS: HostProfile = {
         types.length === 1
           ? `write "type": ${JSON.stringify(types[0])}${types.length < schema.type.length ? ' with "nullable": true' : ""}`
           : "write an anyOf with one type per branch";
-      hit("gemini-parameters-type-list", () => ({
-        path: pointer(node.path, "type"),
-        message: `"type" at ${node.dotted} is a list, which Gemini's Schema does not take (400 "Proto field is not repeating"); fix: ${fix}`,
-        evidence: schema.type,
-        where: dottedChild(node.dotted, "type"),
-      }));
+      hit(
+        "gemini-parameters-type-list",
+        () => ({
+          path: pointer(node.path, "type"),
+          message: `"type" at ${node.dotted} is a list, which Gemini's Schema does not take (400 "Proto field is not repeating"); fix: ${fix}`,
+          evidence: schema.type,
+        }),
+        () => dottedChild(node.dotted, "type"),
+      );
     }
     const values = schema.enum;
     if (Array.isArray(values) && values.some((v) => typeof v !== "string")) {
-      hit("gemini-parameters-enum-not-string", () => ({
-        path: pointer(node.path, "enum"),
-        message: `the enum at ${node.dotted} holds values that are not strings, which Gemini's Schema does not take; fix: write them as strings (${JSON.stringify(values.slice(0, 3).map((v) => String(v)))}) with "format": "enum", or drop the enum and list the values in the description`,
-        evidence: values,
-        where: dottedChild(node.dotted, "enum"),
-      }));
+      hit(
+        "gemini-parameters-enum-not-string",
+        () => ({
+          path: pointer(node.path, "enum"),
+          message: `the enum at ${node.dotted} holds values that are not strings, which Gemini's Schema does not take; fix: write them as strings (${JSON.stringify(values.slice(0, 3).map((v) => String(v)))}) with "format": "enum", or drop the enum and list the values in the description`,
+          evidence: values,
+        }),
+        () => dottedChild(node.dotted, "enum"),
+      );
     }
     // Parameter names are the root's properties (the docs say nothing of nested objects' keys).
     if (node.via === "" && isJsonObject(schema.properties)) {
       for (const name of Object.keys(schema.properties)) {
         if (nameProblem(name, PARAMETER_NAME) === undefined) continue;
         const fixed = renameFor(name, PARAMETER_NAME);
-        hit("gemini-parameters-property-name-invalid", () => ({
-          path: pointer(node.path, "properties", name),
-          message: `the parameter name ${JSON.stringify(name)} is outside Gemini's parameter names (letters, digits, _; at most 64); fix: rename it to ${JSON.stringify(fixed)}`,
-          evidence: name,
-          where: dottedChild(dottedChild(node.dotted, "properties"), name),
-        }));
+        hit(
+          "gemini-parameters-property-name-invalid",
+          () => ({
+            path: pointer(node.path, "properties", name),
+            message: `the parameter name ${JSON.stringify(name)} is outside Gemini's parameter names (letters, digits, _; at most 64); fix: rename it to ${JSON.stringify(fixed)}`,
+            evidence: name,
+          }),
+          () => dottedChild(dottedChild(node.dotted, "properties"), name),
+        );
       }
     }
   },

@@ -28,11 +28,10 @@ export interface HostHit {
   /** What the host does and the smallest edit that avoids it, without the "tool NAME: " prefix. */
   message: string;
   evidence?: Json;
-  /** For a finding that stands for several places of one rule: how this place is named ("\"const\" at inputSchema.properties.mode"). */
-  where?: string;
 }
 
-export type NodeHit = (rule: string, make: () => Omit<HostHit, "rule">) => void;
+/** `make` builds the finding (called for a rule's first place); `where` names a later place (for the next few). */
+export type NodeHit = (rule: string, make: () => Omit<HostHit, "rule">, where?: () => string) => void;
 
 /** A schema node as the shared walk hands it to the profiles. */
 export interface SchemaNode {

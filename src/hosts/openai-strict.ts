@@ -123,33 +123,42 @@ export const OPENAI_STRICT: HostProfile = {
           : key === "allOf"
             ? "merge the allOf branches into this schema"
             : `drop "${key}"`;
-      hit("openai-strict-keyword-unsupported", () => ({
-        path: pointer(node.path, key),
-        message: `strict mode does not support "${key}" (at ${node.dotted}): the request fails with 400; fix: ${fix}`,
-        evidence: key,
-        where: dottedChild(node.dotted, key),
-      }));
+      hit(
+        "openai-strict-keyword-unsupported",
+        () => ({
+          path: pointer(node.path, key),
+          message: `strict mode does not support "${key}" (at ${node.dotted}): the request fails with 400; fix: ${fix}`,
+          evidence: key,
+        }),
+        () => dottedChild(node.dotted, key),
+      );
     }
     if (!isObjectSchema(schema)) return;
     if (schema.additionalProperties !== false) {
-      hit("openai-strict-object-open", () => ({
-        path: node.path,
-        message: `the object at ${node.dotted} lacks "additionalProperties": false, which strict mode requires (400 otherwise); fix: add "additionalProperties": false here${schema.additionalProperties === undefined ? "" : " in place of the current value"}`,
-        ...(schema.additionalProperties !== undefined && { evidence: schema.additionalProperties }),
-        where: node.dotted,
-      }));
+      hit(
+        "openai-strict-object-open",
+        () => ({
+          path: node.path,
+          message: `the object at ${node.dotted} lacks "additionalProperties": false, which strict mode requires (400 otherwise); fix: add "additionalProperties": false here${schema.additionalProperties === undefined ? "" : " in place of the current value"}`,
+          ...(schema.additionalProperties !== undefined && { evidence: schema.additionalProperties }),
+        }),
+        () => node.dotted,
+      );
     }
     if (isJsonObject(schema.properties)) {
       const required = Array.isArray(schema.required) ? schema.required : [];
       const optional: string[] = [];
       for (const key in schema.properties) if (!required.includes(key)) optional.push(key);
       if (optional.length > 0) {
-        hit("openai-strict-property-optional", () => ({
-          path: pointer(node.path, "required"),
-          message: `${optional.length === 1 ? "property" : "properties"} ${optional.map((k) => JSON.stringify(k)).join(", ")} of ${node.dotted} ${optional.length === 1 ? "is" : "are"} not required, which strict mode does not allow (400 otherwise); fix: add ${optional.length === 1 ? "it" : "them"} to "required" and add "null" to ${optional.length === 1 ? "its" : "their"} type so callers may still leave ${optional.length === 1 ? "it" : "them"} empty`,
-          evidence: optional,
-          where: `${optional.map((k) => JSON.stringify(k)).join(", ")} of ${node.dotted}`,
-        }));
+        hit(
+          "openai-strict-property-optional",
+          () => ({
+            path: pointer(node.path, "required"),
+            message: `${optional.length === 1 ? "property" : "properties"} ${optional.map((k) => JSON.stringify(k)).join(", ")} of ${node.dotted} ${optional.length === 1 ? "is" : "are"} not required, which strict mode does not allow (400 otherwise); fix: add ${optional.length === 1 ? "it" : "them"} to "required" and add "null" to ${optional.length === 1 ? "its" : "their"} type so callers may still leave ${optional.length === 1 ? "it" : "them"} empty`,
+            evidence: optional,
+          }),
+          () => `${optional.map((k) => JSON.stringify(k)).join(", ")} of ${node.dotted}`,
+        );
       }
     }
   },
