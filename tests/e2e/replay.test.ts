@@ -8,6 +8,7 @@
 import { describe, expect, test } from "bun:test";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import Ajv2020 from "ajv/dist/2020.js";
 import { BUN, type CliResult, fixtureTarget, ROOT, runCli, startHttpFixture, tempDir } from "../helpers/cli.ts";
 
 const V2 = join(ROOT, "tests/fixtures/v2/server.ts");
@@ -287,6 +288,9 @@ describe("can-i-deploy", () => {
     // Without a live server: the schema judgement alone (the outputSchema's highC changed type).
     expect(offline.code).toBe(1);
     const report = JSON.parse(offline.stdout) as { sections: { consumer: string; result: string }[] };
+    const ajv = new Ajv2020({ strict: false });
+    const documented = JSON.parse(readFileSync(join(ROOT, "docs/replay-report.schema.json"), "utf8"));
+    expect(ajv.validate(documented, report) ? "" : ajv.errorsText(ajv.errors)).toBe("");
     expect(report.sections.map((s) => [s.consumer, s.result])).toEqual([
       ["packing-bot", "pass"],
       ["weather-app", "fail"],

@@ -1,8 +1,12 @@
 import { describe, expect, test } from "bun:test";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import Ajv2020 from "ajv/dist/2020.js";
 import { UsageError } from "../../../src/errors.ts";
 import { assertDistinct, parseManifest } from "../../../src/replay/consumers.ts";
 import { renderReplay } from "../../../src/report/replay/render.ts";
 import { buildReplayReport, buildSection, type CallOutcome } from "../../../src/report/replay-model.ts";
+import { sarifSchemaValidator } from "../../helpers/sarif.ts";
 
 const kept: CallOutcome = {
   at: "a.jsonl:1",
@@ -60,7 +64,7 @@ describe("replay report", () => {
 
   test("SARIF: one result per finding, at the recording's line", () => {
     const sarif = JSON.parse(renderReplay(report, "sarif", false));
-    expect(sarif.version).toBe("2.1.0");
+    expect(sarifSchemaValidator()(sarif)).toBe("");
     const [result] = sarif.runs[0].results;
     expect(sarif.runs[0].results.length).toBe(1);
     expect(result.ruleId).toBe("replay-type-changed");
@@ -82,6 +86,9 @@ describe("replay report", () => {
     }
     const json = JSON.parse(renderReplay(report, "json", false));
     expect(json.reportVersion).toBe(1);
+    const ajv = new Ajv2020({ strict: false });
+    const schema = JSON.parse(readFileSync(join(import.meta.dir, "../../../docs/replay-report.schema.json"), "utf8"));
+    expect(ajv.validate(schema, json) ? "" : ajv.errorsText(ajv.errors)).toBe("");
     expect(json.sections[0].calls[1].findings[0].after).toBe("string");
   });
 });
