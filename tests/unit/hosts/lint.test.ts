@@ -11,6 +11,7 @@ import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import Ajv2020 from "ajv/dist/2020.js";
+import type { Contract, JsonObject, Tool } from "../../../src/contract/model.ts";
 import { parseContract } from "../../../src/contract/read.ts";
 import { HOST_IDS } from "../../../src/hosts/profiles.ts";
 import { judgeLint } from "../../../src/policy/judge.ts";
@@ -21,6 +22,7 @@ import { renderSarif } from "../../../src/report/sarif.ts";
 import { renderText } from "../../../src/report/text.ts";
 import { LINT_RULES } from "../../../src/rules/registry.ts";
 import { expectGolden } from "../../helpers/golden.ts";
+import { contract } from "../diff/helpers.ts";
 
 const ROOT = join(import.meta.dir, "../../..");
 const PUBLISHED = ["filesystem-2025.3.28", "filesystem-2025.8.21", "filesystem-2026.8.31"];
@@ -155,5 +157,38 @@ describe('the policy file\'s "hosts"', () => {
       parsePolicy(JSON.stringify({ version: 1, hosts }), "mcp-contract.config.json");
     expect(parse("openai")).toThrow('at $.hosts, expected an array of host profile names (or ["all"])');
     expect(parse(["open-ai"])).toThrow('no host profile is named "open-ai". Did you mean openai');
+  });
+});
+
+describe("the outcome line of each kind of impact", () => {
+  const tools = (names: string[], extra: JsonObject = {}): Tool[] =>
+    names.map((name) => ({ name, inputSchema: { type: "object" }, ...extra }));
+  const outcome = (contract: Contract, hosts: string[]) =>
+    judgeLint({
+      contract,
+      source: "x",
+      policy: emptyPolicy(),
+      today: "2026-12-02",
+      tokenBudget: 1_000_000,
+      disabled: NOT_HOSTS,
+      failOn: "error",
+      hosts,
+    }).report.hosts?.map((h) => h.line);
+
+  test("a tool cap drops the tools past it; a dropped name counts once", () => {
+    const names = Array.from({ length: 45 }, (_, i) => `tool_${String(i).padStart(2, "0")}`);
+    expect(outcome(contract({ tools: tools(names) }), ["cursor", "vscode"])).toEqual([
+      "cursor: 5 tools dropped",
+      "vscode: accepted",
+    ]);
+    expect(outcome(contract({ tools: tools(["a.b", "c.d", "e"]) }), ["cursor"])).toEqual(["cursor: 2 tools dropped"]);
+  });
+
+  test("cut texts and rewritten names are warnings: the list still works", () => {
+    const long = contract({ tools: tools(["t"], { description: "x".repeat(3000) }), instructions: "i".repeat(2049) });
+    expect(outcome(long, ["claude-code"])).toEqual(["claude-code: 1 tool rewritten or cut, instructions cut"]);
+    expect(outcome(contract({ tools: tools(["search repos", "ok"]) }), ["gemini-cli"])).toEqual([
+      "gemini-cli: 1 tool rewritten or cut",
+    ]);
   });
 });
