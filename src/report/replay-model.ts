@@ -102,12 +102,14 @@ export function buildSection(
   schema?: Report,
   environments?: string[],
 ): ConsumerSection {
-  const count = (status: CallStatus) => calls.filter((c) => c.status === status && !c.setup).length;
+  // A call a counted schema change reaches is broken whatever its replay said (can-i-deploy).
+  const hit = (c: CallOutcome) => (c.schema?.length ?? 0) > 0;
+  const count = (status: CallStatus) => calls.filter((c) => c.status === status && !c.setup && !hit(c)).length;
   const schemaFailing = schema ? schema.changes.filter((c) => isCounted(c, schema.failOn)).length : 0;
   // A setup call that broke also fails the run: what it was to prepare is not there.
-  const broken = calls.filter((c) => c.status === "broken").length;
+  const broken = calls.filter((c) => c.status === "broken" || hit(c)).length;
   const summary = { kept: count("kept"), broken, skipped: count("skipped"), planned: count("planned"), schemaFailing };
-  const failing = broken > 0 || calls.some((c) => (c.schema?.length ?? 0) > 0) || (schema !== undefined && schema.result === "fail");
+  const failing = broken > 0 || (schema !== undefined && schema.result === "fail");
   return {
     consumer,
     ...(environments && { environments }),

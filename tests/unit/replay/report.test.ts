@@ -93,6 +93,26 @@ describe("replay report", () => {
   });
 });
 
+test("can-i-deploy: a call a counted schema change reaches is broken, even when its replay kept it", () => {
+  const hit = {
+    rule: "enum-value-removed",
+    severity: "breaking",
+    path: "/inputSchema/properties/units/enum",
+    message: "imperial gone",
+  };
+  const section = buildSection("app", ["a.jsonl"], [{ ...kept, schema: [hit] }]);
+  expect(section.summary).toMatchObject({ kept: 0, broken: 1 });
+  expect(section.result).toBe("fail");
+  const deploy = buildReplayReport("can-i-deploy", "live x", [section], {
+    offline: false,
+    exact: false,
+    environment: "production",
+  });
+  const xml = renderReplay(deploy, "junit", false);
+  expect(xml).toContain('type="enum-value-removed"');
+  expect(renderReplay(deploy, "text", false)).toContain("no: 1 of 1 consumer in production would break.");
+});
+
 describe("consumer manifests", () => {
   test("a manifest names the consumer (default: its folder) and its environments", () => {
     expect(parseManifest('{"environments":["production"]}', "x/consumer.json", "x")).toEqual({
