@@ -6,8 +6,11 @@ import { hostRule } from "./rule.ts";
 
 const HOST = "cursor";
 export const CURSOR_MAX_TOOLS = 40;
-/** As Cursor's own error says: "Tool name must only contain alphanumeric characters and underscores". */
-const NAME: NameRule = { char: /[A-Za-z0-9_]/, max: 128 };
+/**
+ * Cursor's error says "alphanumeric characters and underscores", but every name its issue shows
+ * rejected has a dot; with no source showing a dashed name rejected, dashes are let through.
+ */
+const NAME: NameRule = { char: /[A-Za-z0-9_-]/, max: 128 };
 
 export const CURSOR_RULES = [
   hostRule({
@@ -28,9 +31,9 @@ export const CURSOR_RULES = [
     id: "cursor-name-invalid",
     host: HOST,
     impact: "tool-dropped",
-    summary: "Cursor drops a tool whose name has characters other than letters, digits and underscores",
+    summary: "Cursor drops a tool whose name has characters other than letters, digits, underscores and dashes",
     rationale:
-      "Cursor refuses a tool whose name has anything but letters, digits and underscores (\"Tool name must only contain alphanumeric characters and underscores\", July 2026): dotted names such as `meta.index` are dropped while the server's other tools still work. The error text also excludes dashes; the issue's rejected names all had a dot, so a dash-only name may be accepted.",
+      'Cursor refuses a tool whose name has anything but letters, digits and underscores ("Tool name must only contain alphanumeric characters and underscores", July 2026): dotted names such as `meta.index` are dropped while the server\'s other tools still work. The error text also excludes dashes, but every name the issue shows rejected has a dot and no source shows a dashed name rejected, so dashes are not reported.',
     example: '"name": "components.list"',
     sources: ["https://github.com/webstudio-is/webstudio/issues/5960"],
   }),

@@ -313,7 +313,7 @@ const ROWS: Row[] = [
     rule: "cursor-name-invalid",
     cite: "https://github.com/webstudio-is/webstudio/issues/5960",
     rejected: named("meta.index"),
-    accepted: named("meta_index"),
+    accepted: named("meta-index"),
     path: "/name",
     message: 'Cursor drops the tool; fix: rename it to "meta_index"',
   },
