@@ -174,7 +174,7 @@ Exit codes: 0 nothing at or over --fail-on, 1 it was reached, 2 bad flags, lockf
         tokenBudget: options.tokenBudget,
         disabled,
         failOn: options.failOn,
-        ...(hosts.length > 0 && { hosts }),
+        hosts,
       });
       // The linted surface is the report's only, "current", side.
       await writeReports(judged.report, plans, globals.color ?? "auto", {

@@ -105,13 +105,13 @@ export interface LintRun {
   /** Rule ids turned off for this run (--disable). */
   disabled: ReadonlySet<string>;
   failOn: LintFailOn;
-  /** Host profiles (`--hosts`, the policy file's "hosts"): their rules run, and the report ends with their outcomes. */
+  /** Host profiles (`--hosts`): their rules run, and the report ends with their outcomes; absent: the policy file's "hosts", if any. */
   hosts?: readonly string[];
 }
 
 /** lint. */
 export function judgeLint(run: LintRun): { report: LintReport; exitCode: 0 | 1 } {
-  const hosts = run.hosts ?? [];
+  const hosts = run.hosts ?? run.policy.hosts ?? [];
   const options: SecurityOptions = {
     tokenBudget: run.tokenBudget,
     allowHosts: run.policy.allowHosts,

@@ -192,3 +192,11 @@ describe("the outcome line of each kind of impact", () => {
     ]);
   });
 });
+
+test('judgeLint falls back to the policy\'s "hosts" (the programmatic API passes a policy, not --hosts)', () => {
+  const policy = parsePolicy(JSON.stringify({ version: 1, hosts: ["openai-strict"] }), "p.json");
+  expect(lint("filesystem-2025.8.21", undefined, { policy }).report.hosts?.map((h) => h.line)).toEqual([
+    "openai-strict: 6 tools rejected, whole list fails",
+  ]);
+  expect(lint("filesystem-2025.8.21", [], { policy }).report.hosts).toBeUndefined();
+});
