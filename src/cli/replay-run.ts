@@ -10,6 +10,8 @@
  * - --setup calls run first, one at a time, under the same safety rules; their answers are not
  *   judged, but one that fails is reported (what it was to prepare is not there).
  */
+
+import { isSecretParameter } from "../connect/target.ts";
 import type { Contract, JsonObject } from "../contract/model.ts";
 import { PER_MESSAGE_META_KEYS } from "../contract/noise.ts";
 import {
@@ -94,10 +96,18 @@ export function dryRun(planned: readonly Planned[]): CallOutcome[] {
         target: callTarget(call),
         ...(setup && { setup: true as const }),
         status: "planned",
-        reason: `would send ${call.method} ${JSON.stringify(replayParams(call.params))}${pipelined ? "" : " (alone, in order)"}`,
+        reason: `would send ${call.method} ${JSON.stringify(shownParams(replayParams(call.params)))}${pipelined ? "" : " (alone, in order)"}`,
         findings: [],
       },
   );
+}
+
+/** The params as a report shows them: arguments named like credentials (api_key, token) as ***, as everywhere in output. */
+function shownParams(params: JsonObject): JsonObject {
+  const args = params.arguments;
+  if (args === null || typeof args !== "object" || Array.isArray(args)) return params;
+  const masked = Object.fromEntries(Object.entries(args).map(([k, v]) => [k, isSecretParameter(k) ? "***" : v]));
+  return { ...params, arguments: masked as JsonObject };
 }
 
 /** The params as recorded, without the envelope of the recorded message (the session adds its own). */

@@ -121,6 +121,15 @@ describe("runCalls", () => {
     expect(dryRun(planned).map((o) => o.status)).toEqual(["planned", "skipped", "broken", "planned"]);
   });
 
+  test("--dry-run shows what would be sent, with arguments named like credentials masked", () => {
+    const secret: ReplayCall = {
+      ...call("read", 1),
+      params: { name: "read", arguments: { city: "Oslo", api_key: "sk-live-1" } },
+    };
+    const [planned] = dryRun(planCalls([], [secret], surface, options));
+    expect(planned?.reason).toBe('would send tools/call {"name":"read","arguments":{"city":"Oslo","api_key":"***"}}');
+  });
+
   test("the recorded envelope is not re-sent; vendor _meta keys are", () => {
     expect(
       replayParams({
