@@ -4,10 +4,12 @@
  * (judgeLint on the parsed lockfile, the JSON report rendered), and through the compiled binary
  * when dist/mcp-contract exists (`bun scripts/build.ts`). Both wall and CPU time (user + system),
  * the median and the fastest run: on a shared machine wall time carries other processes' load,
- * CPU time much less. Synthetic tools with distinct schemas (no shape shared, the worst case for
- * the per-shape walk; every tool is rejected by Gemini's parameters and OpenAI strict). Not a test.
+ * CPU time much less. The surface is scripts/bench.ts's lint surface (synthetic tools, a dozen
+ * schema shapes repeated), or with --distinct every tool its own schema (no shape shared: the
+ * worst case for the per-shape walk, and every tool is rejected by Gemini's parameters and
+ * OpenAI strict, so the report carries four times lint's findings). Not a test.
  *
- *   bun scripts/bench-hosts.ts [--tools N] [--runs N]
+ *   bun scripts/bench-hosts.ts [--tools N] [--runs N] [--distinct]
  */
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -28,6 +30,7 @@ function flag(name: string, fallback: number): number {
 
 const TOOLS = flag("--tools", 1000);
 const RUNS = flag("--runs", 7);
+const DISTINCT = process.argv.includes("--distinct");
 const BIN = join(import.meta.dir, "../dist/mcp-contract");
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] as number;
@@ -35,7 +38,7 @@ const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floo
 const dir = mkdtempSync(join(tmpdir(), "bench-hosts-"));
 try {
   const file = join(dir, "lint.json");
-  writeFileSync(file, serializeContract(syntheticPair(TOOLS, 0.05, 7, true)[0]));
+  writeFileSync(file, serializeContract(syntheticPair(TOOLS, 0.05, 7, DISTINCT)[0]));
   const text = readFileSync(file, "utf8");
 
   interface Sample {
@@ -85,7 +88,9 @@ try {
     plain.push(inProcess(undefined));
     hosted.push(inProcess(HOST_IDS));
   }
-  console.log(`${TOOLS.toLocaleString("en")} tools, distinct schemas, ${RUNS} runs each, alternating`);
+  console.log(
+    `${TOOLS.toLocaleString("en")} tools, ${DISTINCT ? "distinct schemas" : "shared schema shapes"}, ${RUNS} runs each, alternating`,
+  );
   report("in process", plain, hosted);
 
   if (existsSync(BIN)) {
