@@ -2,8 +2,8 @@
  * What `replay` and `can-i-deploy` share: reading recordings (files and directories), the replay
  * flags, sending the calls over a live session, and writing the replay report in every format.
  */
-import { appendFileSync, readdirSync, statSync } from "node:fs";
-import { basename, extname, join } from "node:path";
+import { appendFileSync, readdirSync, realpathSync, statSync } from "node:fs";
+import { basename, extname, isAbsolute, join, relative, resolve } from "node:path";
 import { InvalidArgumentError, Option } from "@commander-js/extra-typings";
 import { rpcCause, type Session } from "../connect/session.ts";
 import type { Contract, Json } from "../contract/model.ts";
@@ -17,7 +17,7 @@ import { writeStdout } from "./globals.ts";
 import { writeFileAtomic } from "./output-file.ts";
 import { CALLS_MAX_BYTES, readUserFile } from "./read-user-file.ts";
 import { dryRun, type Planned, planCalls, runCalls } from "./replay-run.ts";
-import type { OutputPlan } from "./report-output.ts";
+import { type OutputPlan, repositoryRoot } from "./report-output.ts";
 import { isTerminal, writeErr } from "./std-streams.ts";
 import { useColor } from "./ui.ts";
 
@@ -245,9 +245,11 @@ export async function writeReplayReports(
   plans: readonly OutputPlan[],
   colorMode: "auto" | "always" | "never",
 ): Promise<void> {
+  const located = plans.some((p) => p.format === "github" || p.format === "sarif") ? relativeToRoot(report) : report;
   for (const plan of plans) {
     const color = !plan.file && plan.format === "text" && useColor(colorMode, { isTTY: isTerminal(1) });
-    const text = renderReplay(report, plan.format, color);
+    const pointing = plan.format === "github" || plan.format === "sarif";
+    const text = renderReplay(pointing ? located : report, plan.format, color);
     if (plan.file) writeFileAtomic(plan.file, text);
     else await writeStdout(text);
   }
@@ -261,6 +263,33 @@ export async function writeReplayReports(
       );
     }
   }
+}
+
+/**
+ * Recordings as annotations and SARIF point at them: relative to the repository root
+ * (GITHUB_WORKSPACE, else git's top level), or absolute when outside it.
+ */
+function relativeToRoot(report: ReplayReport): ReplayReport {
+  const root = repositoryRoot(process.cwd());
+  if (root === undefined) return report;
+  const at = (value: string) => {
+    const colon = value.lastIndexOf(":");
+    const hasLine = colon > 0 && /^\d+$/.test(value.slice(colon + 1));
+    const file = hasLine ? value.slice(0, colon) : value;
+    let full = resolve(file);
+    try {
+      full = realpathSync(full);
+    } catch {
+      // as given
+    }
+    const inside = relative(root, full);
+    const shown = inside.startsWith("..") || isAbsolute(inside) ? full : inside;
+    return hasLine ? `${shown}${value.slice(colon)}` : shown;
+  };
+  return {
+    ...report,
+    sections: report.sections.map((s) => ({ ...s, calls: s.calls.map((c) => ({ ...c, at: at(c.at) })) })),
+  };
 }
 
 /** The verdict as an exit code: 1 when a consumer would break. */

@@ -77,7 +77,10 @@ describe("replay report", () => {
 
   test("github, markdown, text and JSON each carry the consumer, the path and both types", () => {
     const github = renderReplay(report, "github", false);
-    expect(github).toContain("::error title=weather-app%3A tools/call forecast (a.jsonl%3A2)::replay-type-changed");
+    // A recording inside the repository is annotated at the call's line.
+    expect(github).toContain(
+      "::error file=a.jsonl,line=2,title=weather-app%3A tools/call forecast (a.jsonl%3A2)::replay-type-changed",
+    );
     expect(github).toContain("::warning");
     for (const format of ["markdown", "text"] as const) {
       const text = renderReplay(report, format, false);
