@@ -9,6 +9,15 @@ import { REPLAY_FINDINGS, type ReplayReport } from "../replay-model.ts";
 import { INFORMATION_URI, ruleHelpUri } from "../shared.ts";
 import { callTitle } from "./shared.ts";
 
+/** A relative path as a relative URI reference; an absolute one (outside the repository) as a file: URI. */
+function asUri(path: string): string {
+  const slashed = path.replace(/\\/g, "/");
+  const encoded = slashed.split("/").map(encodeURIComponent).join("/");
+  if (slashed.startsWith("/")) return `file://${encoded}`;
+  if (/^[A-Za-z]:\//.test(slashed)) return `file:///${slashed.slice(0, 2)}${encoded.slice(encoded.indexOf("/"))}`;
+  return encoded;
+}
+
 export function renderReplaySarif(report: ReplayReport): string {
   const rules = new Map<string, { id: string; shortDescription: { text: string }; helpUri?: string }>();
   const results: object[] = [];
@@ -19,7 +28,7 @@ export function renderReplaySarif(report: ReplayReport): string {
     return [
       {
         physicalLocation: {
-          artifactLocation: { uri: uri.replace(/\\/g, "/") },
+          artifactLocation: { uri: asUri(uri) },
           ...(Number.isInteger(line) && { region: { startLine: line } }),
         },
       },
