@@ -4,10 +4,54 @@
  * are the replay finding kinds (and the diff rules the schema changes cite). Pure.
  */
 
+import { findRule } from "../../rules/registry.ts";
 import { VERSION } from "../../version.ts";
-import { REPLAY_FINDINGS, type ReplayReport } from "../replay-model.ts";
+import { REPLAY_FINDINGS, type ReplayFindingKind, type ReplayReport } from "../replay-model.ts";
+import { pascalCase } from "../sarif.ts";
 import { INFORMATION_URI, ruleHelpUri } from "../shared.ts";
 import { callTitle } from "./shared.ts";
+
+const capital = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
+const REPLAY_HELP = `${INFORMATION_URI}#replay`;
+
+/** A replay finding kind as a SARIF rule (GitHub code scanning needs a full description and help). */
+function replayDescriptor(kind: ReplayFindingKind) {
+  const summary = `${capital(REPLAY_FINDINGS[kind])}.`;
+  const why =
+    "Provider verification re-sends a consumer's recorded call to the new server and checks that the answer still gives the consumer what it read; this finding means a consumer deployed today would break.";
+  return {
+    id: kind,
+    name: pascalCase(kind),
+    shortDescription: { text: summary },
+    fullDescription: { text: `${summary} ${why}` },
+    helpUri: REPLAY_HELP,
+    help: {
+      text: `${summary}\n\n${why}\n\nMore: ${REPLAY_HELP}`,
+      markdown: `**${summary}**\n\n${why}\n\n[Replay](${REPLAY_HELP})`,
+    },
+    defaultConfiguration: { level: "error" },
+  };
+}
+
+/** A diff rule a schema change cites, described from the rule registry. */
+function schemaDescriptor(id: string) {
+  const rule = findRule(id);
+  const summary = `${capital(rule?.summary ?? id)}.`;
+  const rationale = rule?.rationale ?? summary;
+  const helpUri = ruleHelpUri(id);
+  return {
+    id,
+    name: pascalCase(id),
+    shortDescription: { text: summary },
+    fullDescription: { text: rationale },
+    helpUri,
+    help: {
+      text: `${summary}\n\n${rationale}\n\nMore: ${helpUri}`,
+      markdown: `**${summary}**\n\n${rationale}\n\n[Rule reference](${helpUri})`,
+    },
+    defaultConfiguration: { level: "error" },
+  };
+}
 
 /** A relative path as a relative URI reference; an absolute one (outside the repository) as a file: URI. */
 function asUri(path: string): string {
@@ -19,7 +63,7 @@ function asUri(path: string): string {
 }
 
 export function renderReplaySarif(report: ReplayReport): string {
-  const rules = new Map<string, { id: string; shortDescription: { text: string }; helpUri?: string }>();
+  const rules = new Map<string, object>();
   const results: object[] = [];
   const location = (at: string) => {
     const colon = at.lastIndexOf(":");
@@ -37,7 +81,7 @@ export function renderReplaySarif(report: ReplayReport): string {
   for (const section of report.sections) {
     for (const call of section.calls) {
       for (const finding of call.findings) {
-        rules.set(finding.kind, { id: finding.kind, shortDescription: { text: REPLAY_FINDINGS[finding.kind] } });
+        rules.set(finding.kind, replayDescriptor(finding.kind));
         results.push({
           ruleId: finding.kind,
           level: "error",
@@ -49,7 +93,7 @@ export function renderReplaySarif(report: ReplayReport): string {
         });
       }
       for (const hit of call.schema ?? []) {
-        rules.set(hit.rule, { id: hit.rule, shortDescription: { text: hit.rule }, helpUri: ruleHelpUri(hit.rule) });
+        rules.set(hit.rule, schemaDescriptor(hit.rule));
         results.push({
           ruleId: hit.rule,
           level: "error",
