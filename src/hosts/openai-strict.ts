@@ -139,7 +139,7 @@ export const OPENAI_STRICT: HostProfile = {
         "openai-strict-object-open",
         () => ({
           path: node.path,
-          message: `the object at ${node.dotted} lacks "additionalProperties": false, which strict mode requires (400 otherwise); fix: add "additionalProperties": false here${schema.additionalProperties === undefined ? "" : " in place of the current value"}`,
+          message: `the object at ${node.dotted} lacks "additionalProperties": false, which strict mode requires (400 otherwise); fix: add "additionalProperties": false here${schema.additionalProperties === undefined ? "" : " in place of the current value"} (the Responses API does this itself when a tool omits strict)`,
           ...(schema.additionalProperties !== undefined && { evidence: schema.additionalProperties }),
         }),
         () => node.dotted,
