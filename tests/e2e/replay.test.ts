@@ -145,6 +145,47 @@ describe("replay against the v2-SDK weather server's next versions", () => {
   });
 });
 
+test.concurrent("a 2026 tool whose outputSchema is an array: its items' shape is judged; --exact also compares values", async () => {
+  const file = join(dir, "forecast-days.jsonl");
+  writeFileSync(
+    file,
+    `${line(
+      "tools/call",
+      { name: "forecast_days", arguments: { region: "eu-west", city: "Oslo", days: 3 } },
+      {
+        result: {
+          content: [{ type: "text", text: "[]" }],
+          structuredContent: [{ date: "2026-07-01", summary: "rain" }],
+        },
+      },
+    )}\n`,
+  );
+  const run = (...flags: string[]) =>
+    runCli([
+      "replay",
+      "--calls",
+      file,
+      "--allow",
+      "forecast_days",
+      "--allow-destructive",
+      "--format",
+      "json",
+      ...flags,
+      "--",
+      BUN,
+      V2,
+      "--mode",
+      "surface-2026",
+    ]);
+  const [shape, exact] = await Promise.all([run(), run("--exact")]);
+  expect(shape.code).toBe(0);
+  expect(exact.code).toBe(1);
+  expect(json(exact.stdout).sections[0]?.calls[0]?.findings.map((f) => [f.kind, f.path])).toEqual([
+    ["replay-value-changed", "/structuredContent/0/date"],
+    ["replay-value-changed", "/structuredContent/0/summary"],
+  ]);
+});
+
 describe("replay against the v1-SDK fixture server", () => {
   const tools = ["slow", "fine", "refused", "retyped"].map((name) => ({
     name,
