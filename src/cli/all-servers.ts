@@ -212,6 +212,8 @@ export interface CheckAllOptions {
   color: "auto" | "always" | "never";
   /** --jobs: servers captured at once. */
   jobs?: number;
+  /** --hosts: host profiles whose new rejections are breaking (else the policy file's "hosts"). */
+  hosts?: readonly string[];
 }
 
 export async function checkAll(
@@ -259,6 +261,7 @@ export async function checkAll(
           policy: all.policy,
           failOn: all.failOn,
           witness: all.witness,
+          ...(all.hosts && { hosts: all.hosts }),
         });
         if (verdict.warning) say.warn(`${entry.name}: ${verdict.warning}`);
         results[at] = {

@@ -135,6 +135,7 @@ Exit codes: 0 nothing at or over --fail-on (or --allow-breaking), 1 it was reach
         plans,
         color: globals.color ?? "auto",
         jobs: options.jobs,
+        ...(hosts && { hosts }),
       });
       if (code !== 0) process.exitCode = code;
       return;
