@@ -6,6 +6,7 @@
 import { expect } from "bun:test";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { surfaceHashes } from "../../src/contract/hashes.ts";
 import { type CliResult, fixtureTarget, runCli } from "../helpers/cli.ts";
 import { limit } from "../helpers/clock.ts";
 
@@ -76,6 +77,24 @@ export interface Lockfile {
   prompts: { name: string; [k: string]: unknown }[];
   /** Content hashes by list and item identity (src/contract/hashes.ts). */
   hashes?: Record<string, Record<string, string | string[]>>;
+}
+
+/** A lockfile's text without its trailing content hashes (byte for byte otherwise). */
+export function withoutHashes(text: string): string {
+  const at = text.indexOf(',\n  "hashes": {');
+  return at === -1 ? text : `${text.slice(0, at)}\n}\n`;
+}
+
+/**
+ * A capture of `mock --contract` is that lockfile byte for byte but for the content hashes:
+ * the mock serves each item as stored (its `required` sorted), so they are the hashes of the
+ * stored items, where the lockfile's are of the items as the real server sent them (or absent
+ * in lockfiles written before hashes).
+ */
+export function expectMockCapture(name: string, captured: string, lockfile: string): void {
+  expect({ name, same: withoutHashes(captured) === withoutHashes(lockfile) }).toEqual({ name, same: true });
+  const { hashes: _recorded, ...stored } = JSON.parse(lockfile);
+  expect(JSON.parse(captured).hashes).toEqual(surfaceHashes(stored).hashes);
 }
 
 export function readLockfile(path: string): Lockfile {

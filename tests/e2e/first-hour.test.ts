@@ -5,8 +5,8 @@
 import { describe, expect, test } from "bun:test";
 import { copyFileSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { surfaceHashes } from "../../src/contract/hashes.ts";
 import { cliCommand, fixtureTarget, ROOT, runCli, startHttpFixture, tempDir } from "../helpers/cli.ts";
+import { expectMockCapture } from "./e2e-helpers.ts";
 
 describe("mock", () => {
   test.concurrent("serves ./mcp.contract.json when --contract is not given, as its help says", async () => {
@@ -77,22 +77,6 @@ describe("--transport http against a legacy SSE endpoint", () => {
   });
 });
 
-/**
- * A capture of the mock is the lockfile byte for byte but for the content hashes: the mock
- * serves each item as stored (its `required` sorted), so they are the hashes of the stored
- * items, where the lockfile's are of the items as the real server sent them (or absent in
- * lockfiles written before hashes).
- */
-function expectSameSurface(name: string, captured: string, lockfile: string): void {
-  const { hashes, ...surface } = JSON.parse(captured);
-  const { hashes: _recorded, ...expected } = JSON.parse(lockfile);
-  expect({ name, same: `${JSON.stringify(surface, null, 2)}\n` === `${JSON.stringify(expected, null, 2)}\n` }).toEqual({
-    name,
-    same: true,
-  });
-  expect(hashes).toEqual(surfaceHashes({ ...expected, hashes: undefined }).hashes);
-}
-
 describe("the mock speaks the contract's era", () => {
   const lockfiles = ["filesystem-2025.3.28", "filesystem-2025.8.21", "filesystem-2026.8.31"];
   test.concurrent("snapshot of the mock with default flags reproduces a legacy capture byte for byte", async () => {
@@ -100,7 +84,7 @@ describe("the mock speaks the contract's era", () => {
       const file = join(ROOT, "tests/fixtures/published", `${name}.contract.json`);
       const again = await runCli(["snapshot", "-q", "-o", "-", "--", ...cliCommand(), "mock", "--contract", file]);
       expect({ name, code: again.code }).toEqual({ name, code: 0 });
-      expectSameSurface(name, again.stdout, readFileSync(file, "utf8"));
+      expectMockCapture(name, again.stdout, readFileSync(file, "utf8"));
     }
   });
 
@@ -120,7 +104,7 @@ describe("the mock speaks the contract's era", () => {
     expect(JSON.parse(readFileSync(modern, "utf8")).protocolVersion).toBe("2026-07-28");
     const again = await runCli(["snapshot", "-q", "-o", "-", "--", ...cliCommand(), "mock", "--contract", modern]);
     expect(again.code).toBe(0);
-    expectSameSurface("modern", again.stdout, readFileSync(modern, "utf8"));
+    expectMockCapture("modern", again.stdout, readFileSync(modern, "utf8"));
   });
 });
 
