@@ -169,7 +169,13 @@ function lintRuleDescriptor(rule: LintRule) {
     grading: (strong) => `Level: ${strong(rule.level)} (${rule.group}).`,
     markdown: prose,
     level: sarifLevel(rule.level),
-    properties: { tags: ["mcp", "lint", rule.group], level: rule.level, group: rule.group },
+    properties: {
+      tags: ["mcp", "lint", rule.group],
+      level: rule.level,
+      group: rule.group,
+      // Host rules (lint --hosts): the host profile, and where the constraint is documented.
+      ...(rule.host !== undefined && { host: rule.host, sources: rule.sources, checked: rule.checked }),
+    },
   });
 }
 

@@ -129,6 +129,9 @@ describe("the host summary and the host property in every format", () => {
     const results = sarif.runs[0].results.filter((r: { ruleId: string }) => r.ruleId.startsWith("gemini-parameters-"));
     expect(results.length).toBeGreaterThan(0);
     for (const r of results) expect(r.properties.host).toBe("gemini-parameters");
+    const rule = sarif.runs[0].tool.driver.rules.find((r: { id: string }) => r.id === "gemini-parameters-type-list");
+    expect(rule.properties).toMatchObject({ host: "gemini-parameters", checked: "2026-12-02" });
+    expect(rule.properties.sources).toContain("https://github.com/zed-industries/zed/issues/53919");
   });
 
   test("an ignored host finding does not count in the summary", () => {
