@@ -13,6 +13,7 @@ import type { LiveAnswer, ReplayCall } from "../replay/judge.ts";
 import { FORMATS } from "../report/context.ts";
 import { renderReplay } from "../report/replay/render.ts";
 import type { ReplayReport } from "../report/replay-model.ts";
+import { mcpHeaderDeclarations } from "../schema/mcp-header.ts";
 import { writeStdout } from "./globals.ts";
 import { writeFileAtomic } from "./output-file.ts";
 import { CALLS_MAX_BYTES, readUserFile } from "./read-user-file.ts";
@@ -183,11 +184,20 @@ export { dryRun };
 export async function replayAll(
   plans: readonly Planned[][],
   surface: Contract,
-  session: Pick<Session, "request" | "extendDeadline">,
+  session: Pick<Session, "request" | "extendDeadline" | "paramHeaders">,
   flags: ReplayFlagValues,
 ) {
   // --timeout bounded the capture; the replay is bounded by its own budget (and each call by its timeout).
   session.extendDeadline((flags.budget + flags.callTimeout) * 1000);
+  // Arguments a tool mirrors into Mcp-Param-* headers (modern Streamable HTTP).
+  for (const tool of surface.tools) {
+    const declared = mcpHeaderDeclarations(tool.inputSchema as Json | undefined).flatMap((d) =>
+      d.problem === undefined && typeof d.value === "string" && d.property?.length
+        ? [{ header: d.value, property: d.property }]
+        : [],
+    );
+    if (declared.length > 0) session.paramHeaders.set(tool.name, declared);
+  }
   const send = (method: string, params: Record<string, Json>) => session.request(method, params);
   const { validatorFor } = await import("../schema/witness/validators.ts");
   const validate = (schema: Json, value: Json) => {

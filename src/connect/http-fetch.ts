@@ -7,6 +7,7 @@
  */
 import { ServerError } from "../errors.ts";
 import { formatMiB } from "../util/text.ts";
+import type { ParamHeader } from "./session.ts";
 
 /** The default limit for one HTTP answer or SSE event: 64 MiB, raised with --max-response-size. */
 export const DEFAULT_MAX_RESPONSE_BYTES = 64 * 1024 * 1024;
@@ -58,14 +59,19 @@ export function boundedFetch(hooks: FetchHooks, base: Fetch = fetch): Fetch {
  * - a request whose `_meta` names a protocol version gets the `MCP-Protocol-Version` and
  *   `Mcp-Method` headers mirrored from its body, and `Mcp-Name` for the requests that name
  *   something (tools/call and prompts/get: params.name; resources/read: params.uri; replay
- *   sends them), Base64-wrapped (`=?base64?…?=`) when the value is no plain header text;
+ *   sends them), and for a tools/call the `Mcp-Param-{header}` headers of the arguments the
+ *   tool's `x-mcp-header` declarations name (`paramHeaders`, the session's); each value
+ *   Base64-wrapped (`=?base64?…?=`) when it is no plain header text;
  * - a 4xx other than 401 and 403 whose body is the JSON-RPC error answering that request
  *   (UnsupportedProtocolVersionError with 400, "Method not found" with 404, …) is handed to
  *   the transport as the in-band answer it is, so that the session reads its code and data.
  *
  * Other requests and responses pass untouched.
  */
-export function modernFetch(base: Fetch): Fetch {
+export function modernFetch(
+  base: Fetch,
+  paramHeaders?: () => ReadonlyMap<string, readonly ParamHeader[]> | undefined,
+): Fetch {
   return async (url, init) => {
     const request = modernRequest(init);
     if (!request) return base(url, init);
@@ -73,6 +79,13 @@ export function modernFetch(base: Fetch): Fetch {
     headers.set("mcp-protocol-version", request.version);
     headers.set("mcp-method", request.method);
     if (request.name !== undefined) headers.set("mcp-name", headerText(request.name));
+    if (request.method === "tools/call" && request.name !== undefined) {
+      for (const { header, property } of paramHeaders?.()?.get(request.name) ?? []) {
+        const value = headerValue(valueAt(request.arguments, property));
+        // An absent or null argument sends no header (the server then expects none).
+        if (value !== undefined) headers.set(`mcp-param-${header}`, headerText(value));
+      }
+    }
     const response = await base(url, { ...init, headers });
     const status = response.status;
     if (status < 400 || status >= 500 || status === 401 || status === 403) return response;
@@ -82,6 +95,30 @@ export function modernFetch(base: Fetch): Fetch {
     }
     return new Response(text, { status, statusText: response.statusText, headers: response.headers });
   };
+}
+
+/** The argument at a path of property names. */
+function valueAt(args: unknown, path: readonly string[]): unknown {
+  let node = args;
+  for (const key of path) {
+    if (node === null || typeof node !== "object" || Array.isArray(node)) return undefined;
+    node = (node as Record<string, unknown>)[key];
+  }
+  return node;
+}
+
+/** An argument as an Mcp-Param header carries it: strings as they are, booleans and safe numbers in decimal. */
+function headerValue(value: unknown): string | undefined {
+  if (typeof value === "string") return value;
+  if (typeof value === "boolean") return value ? "true" : "false";
+  if (
+    typeof value === "number" &&
+    Number.isFinite(value) &&
+    (!Number.isInteger(value) || Number.isSafeInteger(value))
+  ) {
+    return String(value);
+  }
+  return undefined;
 }
 
 /** The params field Mcp-Name mirrors, by method. */
@@ -96,7 +133,7 @@ function headerText(value: string): string {
 /** The one modern request a POST carries (its id, method, protocol version and the name it names), or undefined. */
 function modernRequest(
   init: RequestInit | undefined,
-): { id: unknown; method: string; version: string; name?: string } | undefined {
+): { id: unknown; method: string; version: string; name?: string; arguments?: unknown } | undefined {
   if (init?.method !== "POST" || typeof init.body !== "string") return undefined;
   try {
     const message = JSON.parse(init.body) as { id?: unknown; method?: unknown; params?: Record<string, unknown> };
@@ -105,7 +142,13 @@ function modernRequest(
     if (typeof message.method !== "string" || typeof version !== "string") return undefined;
     const field = Object.hasOwn(NAMED_BY, message.method) ? NAMED_BY[message.method] : undefined;
     const name = field === undefined ? undefined : message.params?.[field];
-    return { id: message.id, method: message.method, version, ...(typeof name === "string" && { name }) };
+    return {
+      id: message.id,
+      method: message.method,
+      version,
+      ...(typeof name === "string" && { name }),
+      arguments: message.params?.arguments,
+    };
   } catch {
     return undefined;
   }

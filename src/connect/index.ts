@@ -266,7 +266,7 @@ async function httpSession(
     },
     options.wrapFetch?.(globalThis.fetch),
   );
-  const fetch = kind === "modern" ? modernFetch(bounded) : bounded;
+  const fetch = kind === "modern" ? modernFetch(bounded, () => session?.paramHeaders) : bounded;
   const transport =
     kind === "sse"
       ? new SSEClientTransport(target.url, {

@@ -22,6 +22,12 @@ import {
   SPOKEN_VERSIONS,
 } from "./era.ts";
 
+/** One `x-mcp-header` declaration: the header's name and the argument it mirrors (a path of property names). */
+export interface ParamHeader {
+  header: string;
+  property: string[];
+}
+
 export interface SessionOptions {
   clientCapabilities: ClientCapability[];
   /** The limit for the whole capture, in milliseconds. */
@@ -108,6 +114,12 @@ export class Session {
   opening: Opening | undefined;
   /** Lists the server announced as changed (list_changed); capture clears and re-checks it. */
   readonly changedLists = new Set<"tools" | "resources" | "prompts">();
+  /**
+   * The `x-mcp-header` declarations of the tools this session calls, by tool name (replay fills
+   * it from the captured surface): over modern Streamable HTTP, a tools/call mirrors those
+   * arguments into `Mcp-Param-{header}` headers, which servers on the v2 SDK require.
+   */
+  readonly paramHeaders = new Map<string, ParamHeader[]>();
   private deadline: number;
   private fail!: (error: ServerError) => void;
   /** Rejects when the transport reports something that ends the session. */

@@ -42,8 +42,8 @@ writeFileSync(weatherCalls, `${WEATHER}\n`);
 
 const v2 = (variant: string, ...flags: string[]) => ["--", BUN, V2, "--forecast", variant, ...flags];
 
-async function startV2Http(variant: string): Promise<{ url: string; stop: () => Promise<void> }> {
-  const proc = Bun.spawn([BUN, V2, "--http", "--forecast", variant], {
+async function startV2Http(variant: string, ...flags: string[]): Promise<{ url: string; stop: () => Promise<void> }> {
+  const proc = Bun.spawn([BUN, V2, "--http", "--forecast", variant, ...flags], {
     stdout: "pipe",
     stderr: "ignore",
     stdin: "ignore",
@@ -123,6 +123,26 @@ describe("replay against the v2-SDK weather server's next versions", () => {
     ]);
     expect(failing.code).toBe(1);
     expect(json(failing.stdout).sections[0]?.calls[0]?.findings[0]?.kind).toBe("replay-call-failed");
+  });
+
+  test.concurrent("modern Streamable HTTP: an x-mcp-header argument is mirrored into Mcp-Param-*, which the v2 SDK requires", async () => {
+    const server = await startV2Http("same", "--mode", "mcp-header");
+    const file = join(dir, "regional.jsonl");
+    writeFileSync(
+      file,
+      `${line(
+        "tools/call",
+        { name: "regional_forecast", arguments: { region: "eu-west é", city: "Oslo" } },
+        { result: { content: [{ type: "text", text: "Oslo" }], structuredContent: { city: "Oslo", summary: "rain" } } },
+      )}\n`,
+    );
+    try {
+      const result = await runCli(["replay", "--calls", file, "--url", server.url, "--era", "modern"]);
+      expect(result.stdout).toContain("✓ tools/call regional_forecast");
+      expect(result.code).toBe(0);
+    } finally {
+      await server.stop();
+    }
   });
 
   test.concurrent("legacy era over stdio, and Streamable HTTP: the retyped field is caught the same way", async () => {

@@ -1,13 +1,21 @@
 import { expect, test } from "bun:test";
 import { modernFetch } from "../../../src/connect/http-fetch.ts";
+import type { ParamHeader } from "../../../src/connect/session.ts";
 
 /** The headers a modern request went out with. */
-async function headersFor(method: string, params: Record<string, unknown>): Promise<Headers> {
+async function headersFor(
+  method: string,
+  params: Record<string, unknown>,
+  declared: Map<string, ParamHeader[]> = new Map(),
+): Promise<Headers> {
   let sent = new Headers();
-  const fetch = modernFetch(async (_url, init) => {
-    sent = new Headers(init?.headers);
-    return new Response("{}", { status: 200, headers: { "content-type": "application/json" } });
-  });
+  const fetch = modernFetch(
+    async (_url, init) => {
+      sent = new Headers(init?.headers);
+      return new Response("{}", { status: 200, headers: { "content-type": "application/json" } });
+    },
+    () => declared,
+  );
   const body = {
     jsonrpc: "2.0",
     id: 1,
@@ -32,4 +40,31 @@ test("modern requests that name something carry Mcp-Name (name or uri), Base64-w
     `=?base64?${Buffer.from("météo").toString("base64")}?=`,
   );
   expect((await headersFor("tools/list", {})).get("mcp-name")).toBeNull();
+});
+
+test("a tools/call mirrors the arguments its x-mcp-header declarations name into Mcp-Param-* headers", async () => {
+  const declared = new Map([
+    [
+      "forecast",
+      [
+        { header: "Region", property: ["region"] },
+        { header: "Days", property: ["days"] },
+        { header: "Deep", property: ["where", "zone"] },
+        { header: "Absent", property: ["nothing"] },
+      ],
+    ],
+  ]);
+  const sent = await headersFor(
+    "tools/call",
+    { name: "forecast", arguments: { region: "eu-west", days: 3, where: { zone: "zürich" } } },
+    declared,
+  );
+  expect(sent.get("mcp-param-region")).toBe("eu-west");
+  expect(sent.get("mcp-param-days")).toBe("3");
+  expect(sent.get("mcp-param-deep")).toBe(`=?base64?${Buffer.from("zürich").toString("base64")}?=`);
+  expect(sent.get("mcp-param-absent")).toBeNull();
+  // Another tool's call carries none.
+  expect(
+    (await headersFor("tools/call", { name: "other", arguments: { region: "x" } }, declared)).get("mcp-param-region"),
+  ).toBeNull();
 });
