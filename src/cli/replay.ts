@@ -115,8 +115,11 @@ recording (the file and line are named), 3 the server could not be reached.`,
           result = planned.map(dryRun);
           return;
         }
-        ui.progress(`replaying ${planned.flat().filter((p) => !p.outcome).length} recorded calls`);
+        const sent = planned.flat().filter((p) => !p.outcome).length;
+        ui.progress(`replaying ${sent} recorded calls`);
+        const started = performance.now();
         result = await replayAll(planned, surface, session, options);
+        ui.debug(`replayed ${sent} calls in ${Math.round(performance.now() - started)} ms`);
       });
       closed = captured.closed;
       outcomes = result;
