@@ -366,7 +366,7 @@ describe("scripts/action/check.sh", () => {
       "can-i-deploy": "no",
       "can-i-deploy-exit-code": "1",
     });
-    expect(production.stdout).toContain("::error title=app");
+    expect(production.stdout).toContain("::error file=consumers/app/calls.jsonl,line=1,title=app");
     expect(readFileSync(join(dir, "body.md"), "utf8")).toContain("## can-i-deploy to production: no");
     // Without the input, nothing of can-i-deploy runs.
     writeFileSync(join(dir, "outputs"), "");
