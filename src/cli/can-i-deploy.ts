@@ -17,7 +17,7 @@ import { callTarget, type ReplayCall } from "../replay/judge.ts";
 import { isCounted, type Report } from "../report/model.ts";
 import { buildReplayReport, buildSection, type CallOutcome } from "../report/replay-model.ts";
 import { type GlobalOptions, makeUi } from "./globals.ts";
-import { readLockfile } from "./lockfile.ts";
+import { LockfileReads, readLockfile } from "./lockfile.ts";
 import { type PolicyOptionValues, preparePolicy } from "./policy-options.ts";
 import { CONFIG_MAX_BYTES, readUserFile } from "./read-user-file.ts";
 import {
@@ -93,7 +93,9 @@ lockfile (or no consumer is deployed in the environment), 3 the server could not
     const setup: ReplayCall[] = (options.setup ?? []).flatMap((path) =>
       recordingFiles(path, "--setup").flatMap((file) => readRecording(file, "setup")),
     );
-    const baseline = readLockfile(options.baseline, "baseline", { elsewhere: "--baseline FILE" }).contract;
+    // The baseline and --against in one read session, as check reads them.
+    const reads = new LockfileReads();
+    const baseline = readLockfile(options.baseline, "baseline", { elsewhere: "--baseline FILE", reads }).contract;
     const prepared = preparePolicy(
       {} as PolicyOptionValues,
       { beside: options.baseline, lockfiles: [options.baseline] },
@@ -112,7 +114,7 @@ lockfile (or no consumer is deployed in the environment), 3 the server could not
         throw new UsageError("give either --against FILE or a live server (after `--`, --url or --server), not both.");
       }
       rejectLiveOnlyFlags(source, "--against FILE");
-      current = readLockfile(options.against, "--against").contract;
+      current = readLockfile(options.against, "--against", { reads }).contract;
       target = options.against;
       // Nothing is sent: the calls are listed, judged by the schema only.
       outcomes = consumers.map((c) =>
