@@ -10,6 +10,8 @@
  * - lint(contract): protocol, quality and security findings, as a LintReport.
  * - capture(target): a live server's surface (stdio or HTTP). Only this loads the MCP SDK.
  * - formatReport(report, format): text, json, sarif, markdown, junit or github.
+ * - contentHash(item): the content hash a lockfile records for an item ("sha256:" + hex of
+ *   SHA-256 over its RFC 8785 canonical JSON), to compare with other pinning tools.
  *
  * Errors are CliError subclasses with the CLI's exit code: UsageError (2) for bad input such
  * as an invalid lockfile, ServerError (3) when a server fails.
@@ -41,6 +43,7 @@ import { diffSchemaSeed, type SeedSchemaChange } from "./seed-compat.ts";
 
 export type { EraSetting } from "../connect/era.ts";
 export { serializeContract } from "../contract/canonical.ts";
+export { contentHash } from "../contract/hashes.ts";
 export type { ClientCapability, Contract, Json, JsonObject } from "../contract/model.ts";
 export type { Change, Direction } from "../diff/model.ts";
 export { CliError, ServerError, UsageError } from "../errors.ts";

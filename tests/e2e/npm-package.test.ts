@@ -137,7 +137,7 @@ describe("the programmatic API", () => {
   test("is imported and used from a Node script", async () => {
     const script = `
 import { readFileSync } from "node:fs";
-import { capture, diffContracts, diffSchema, formatReport, lint, parseContract, serializeContract, serveMock, UsageError, version } from "mcp-contract";
+import { capture, contentHash, diffContracts, diffSchema, formatReport, lint, parseContract, serializeContract, serveMock, UsageError, version } from "mcp-contract";
 import { binaryPath } from "mcp-contract/binary";
 const text = readFileSync(${JSON.stringify(WEATHER)}, "utf8");
 const before = parseContract(text);
@@ -164,6 +164,7 @@ console.log(JSON.stringify({
   lint: lint(text).result,
   markdown: formatReport(report, "markdown").includes("enum-value-removed"),
   roundTrip: serializeContract(live) === text,
+  hash: contentHash({ b: [1, 2], a: "x" }),
   mock: JSON.stringify(viaMock.tools) === JSON.stringify(before.tools) && viaMock.server.name === before.server.name,
   invalid,
 }));
@@ -183,6 +184,8 @@ console.log(JSON.stringify({
       lint: "pass",
       markdown: true,
       roundTrip: true,
+      // sha256 of {"a":"x","b":[1,2]} (RFC 8785), computed with node:crypto under Node.
+      hash: "sha256:721ef82f2d6c0997bffb7a8ab3f40f8fb45b0b52ce2af3afa6b0f05efbdc317f",
       mock: true,
       invalid: ["UsageError", 2],
     });
