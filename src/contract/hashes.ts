@@ -23,7 +23,6 @@
  * another order they differ from the hash a capture records. They are marked `derived`, and
  * the diff compares recorded hashes only. Pure; no I/O (hashing is computation).
  */
-import { createHash } from "node:crypto";
 import { canonicalize } from "./jcs.ts";
 import type { Contract, Json, JsonObject } from "./model.ts";
 import { SKILLS_LIST, SURFACE_LISTS } from "./model.ts";
@@ -40,14 +39,29 @@ export type ListHashes = Record<string, string | string[]>;
 /** The lockfile's `hashes` section: per list key ("tools", …, "skills"), the hashes by identity. */
 export type ContentHashes = Record<string, ListHashes>;
 
+/** The part of node:crypto used here. */
+interface NodeCrypto {
+  createHash(algorithm: "sha256"): { update(text: string, encoding: "utf8"): { digest(encoding: "hex"): string } };
+}
+
+let nodeCrypto: NodeCrypto | undefined;
+
 /**
- * Hex SHA-256 of a string's UTF-8 bytes: Bun's own hasher where it runs (2.5 times faster on
- * long strings than node:crypto's there, which hashing a big surface at capture notices), else node:crypto.
+ * Hex SHA-256 of a string's UTF-8 bytes: Bun's own hasher where it runs (the CLI; 2.5 times
+ * faster on long strings than node:crypto there), else node:crypto (the API under Node),
+ * fetched when first needed: importing node:crypto costs Bun 10 ms of start-up, and every
+ * command that reads a lockfile loads this module.
  */
-const sha256Hex: (text: string) => string =
-  typeof Bun !== "undefined"
-    ? (text) => new Bun.CryptoHasher("sha256").update(text).digest("hex")
-    : (text) => createHash("sha256").update(text, "utf8").digest("hex");
+function sha256Hex(text: string): string {
+  if (typeof Bun !== "undefined") return new Bun.CryptoHasher("sha256").update(text).digest("hex");
+  nodeCrypto ??= (process as { getBuiltinModule?: (id: string) => unknown }).getBuiltinModule?.("node:crypto") as
+    | NodeCrypto
+    | undefined;
+  if (nodeCrypto === undefined) {
+    throw new Error("content hashes need Bun, or Node.js 20.16 or later (process.getBuiltinModule)");
+  }
+  return nodeCrypto.createHash("sha256").update(text, "utf8").digest("hex");
+}
 
 /** The content hash of one item (any JSON value): "sha256:" + hex SHA-256 of its RFC 8785 form. */
 export function contentHash(item: Json): string {
