@@ -16,7 +16,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { serializeContract } from "../src/contract/canonical.ts";
 import { parseContract } from "../src/contract/read.ts";
-import { HOST_IDS } from "../src/hosts/profiles.ts";
+import { HOST_IDS } from "../src/lint/hosts/profiles.ts";
 import { judgeLint } from "../src/policy/judge.ts";
 import { emptyPolicy } from "../src/policy/policy.ts";
 import { renderJson } from "../src/report/json.ts";

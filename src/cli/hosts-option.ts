@@ -1,7 +1,7 @@
-/** `--hosts NAME,…|all` for lint, check and diff: the host profiles to judge against (src/hosts/). */
+/** `--hosts NAME,…|all` for lint, check and diff: the host profiles to judge against (src/lint/hosts/). */
 import { Option } from "@commander-js/extra-typings";
 import { UsageError } from "../errors.ts";
-import { HOST_IDS, parseHostNames } from "../hosts/profiles.ts";
+import { HOST_IDS, parseHostNames } from "../lint/hosts/profiles.ts";
 
 const collect = (value: string, previous: string[] = []) => [...previous, value];
 

@@ -3,8 +3,9 @@
  * the surface, and security (tool poisoning), one module per group. The type says every lint
  * rule of the registry has exactly one check here; the host rules' checks run only with --hosts.
  */
-import { HOST_CHECKS } from "../hosts/lint-checks.ts";
+
 import type { LintRuleId } from "../rules/registry.ts";
+import { HOST_CHECKS } from "./hosts/lint-checks.ts";
 import type { LintCheck } from "./model.ts";
 import { PROTOCOL_CHECKS, PROTOCOL_SCHEMA_VISITORS } from "./rules-protocol.ts";
 import { QUALITY_CHECKS, QUALITY_SCHEMA_VISITORS } from "./rules-quality.ts";

@@ -26,7 +26,7 @@ export interface Finding {
 export interface LintOptions {
   /** Warn when the estimated tokens of the whole tool list exceed this. */
   tokenBudget: number;
-  /** Host profiles to check against (`--hosts`, src/hosts/); none: the host rules find nothing. */
+  /** Host profiles to check against (`--hosts`, src/lint/hosts/); none: the host rules find nothing. */
   hosts?: readonly string[];
 }
 

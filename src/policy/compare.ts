@@ -7,12 +7,12 @@ import type { Contract } from "../contract/model.ts";
 import { projectUnknownFields } from "../contract/peers/project.ts";
 import { diffContracts } from "../diff/diff.ts";
 import type { Change } from "../diff/model.ts";
-import { hostDrift } from "../hosts/drift.ts";
 import { type DriftOptions, securityDrift } from "../lint/drift-lens.ts";
+import { hostDrift } from "../lint/hosts/drift.ts";
 
 /**
  * `options.allowHosts`: the policy file's hosts whose links are never drift. `options.hosts`:
- * host profiles (--hosts) whose new rejections are breaking (src/hosts/drift.ts); none by default.
+ * host profiles (--hosts) whose new rejections are breaking (src/lint/hosts/drift.ts); none by default.
  */
 export function compareSurfaces(
   before: Contract,

@@ -13,7 +13,7 @@
 import type { Contract } from "../contract/model.ts";
 import { importedNotice } from "../contract/peers/imported.ts";
 import { attachWitnesses } from "../diff/witnesses.ts";
-import { hostOutcomes } from "../hosts/summary.ts";
+import { hostOutcomes } from "../lint/hosts/summary.ts";
 import { lintContract } from "../lint/lint.ts";
 import { toolListSize } from "../lint/rules-quality.ts";
 import type { SecurityOptions } from "../lint/rules-security.ts";

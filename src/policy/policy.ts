@@ -22,7 +22,7 @@ import { isJsonObject, type JsonObject } from "../contract/model.ts";
 import type { TargetKind } from "../contract/surface.ts";
 import type { Direction } from "../diff/model.ts";
 import { UsageError } from "../errors.ts";
-import { parseHostNames } from "../hosts/profiles.ts";
+import { parseHostNames } from "../lint/hosts/profiles.ts";
 import { FAIL_ON, type FailOn } from "../report/model.ts";
 import { LINT_LEVELS, type LintLevel, type Severity } from "../rules/model.ts";
 import { catalogOf, suggestRuleIds } from "../rules/registry.ts";
@@ -75,7 +75,7 @@ export interface Policy {
    * `check`: each covers itself and its subdomains; an IP address only itself. Lowercase.
    */
   allowHosts: readonly string[];
-  /** Host profiles lint, check and diff judge against when no --hosts is given (src/hosts/; "all" expanded). */
+  /** Host profiles lint, check and diff judge against when no --hosts is given (src/lint/hosts/; "all" expanded). */
   hosts?: readonly string[];
 }
 

@@ -8,7 +8,7 @@
 import type { Contract } from "../contract/model.ts";
 import { fnv1a64 } from "../diff/fingerprint.ts";
 import { bumpFor, type Change, type ChangeTarget, type SemverBump } from "../diff/model.ts";
-import type { HostOutcome } from "../hosts/summary.ts";
+import type { HostOutcome } from "../lint/hosts/summary.ts";
 import type { Finding } from "../lint/model.ts";
 import { LINT_LEVELS, type LintLevel, SEVERITIES, type Severity } from "../rules/model.ts";
 import { findRule } from "../rules/registry.ts";
@@ -161,7 +161,7 @@ export interface LintReport {
   /** Findings at or above the threshold that are not exempt. */
   failing: number;
   result: "pass" | "fail";
-  /** `--hosts`: per host profile, what it does to this surface (src/hosts/summary.ts). */
+  /** `--hosts`: per host profile, what it does to this surface (src/lint/hosts/summary.ts). */
   hosts?: HostOutcome[];
 }
 

@@ -509,7 +509,7 @@ export const DIFF_RULE_ROWS = [
     example: '"description": "…" → "…"',
   },
 
-  // ── host compatibility (check/diff --hosts; src/hosts/drift.ts) ──
+  // ── host compatibility (check/diff --hosts; src/lint/hosts/drift.ts) ──
   {
     id: "host-incompatibility-added",
     group: "tool",

@@ -80,7 +80,7 @@ export interface LintRule extends RuleText {
   catalog: "lint";
   group: LintGroup;
   level: LintLevel;
-  /** Host rules (group "hosts", src/hosts/): the host profile whose constraint this is. */
+  /** Host rules (group "hosts", src/lint/hosts/): the host profile whose constraint this is. */
   host?: string;
   /** Host rules: what happens to the user. */
   impact?: HostImpact;

@@ -3,14 +3,14 @@
  * are typed: an emit site that names a rule the registry does not have fails to compile.
  * Pure; imports nothing but the rule tables.
  */
-import { HOST_RULE_ROWS } from "../hosts/profiles.ts";
+import { HOST_RULE_ROWS } from "../lint/hosts/profiles.ts";
 import { suggest } from "../util/text.ts";
 import { DIFF_RULE_ROWS } from "./diff-rules.ts";
 import { LINT_RULE_ROWS } from "./lint-rules.ts";
 import type { DiffRule, DiffRuleTrait, LintRule, Rule, RuleCatalog } from "./model.ts";
 
 export type DiffRuleId = (typeof DIFF_RULE_ROWS)[number]["id"];
-/** Lint rules, host rules (src/hosts/, group "hosts", reported with `lint --hosts`) among them. */
+/** Lint rules, host rules (src/lint/hosts/, group "hosts", reported with `lint --hosts`) among them. */
 export type LintRuleId = (typeof LINT_RULE_ROWS)[number]["id"] | (typeof HOST_RULE_ROWS)[number]["id"];
 export type RuleId = DiffRuleId | LintRuleId;
 

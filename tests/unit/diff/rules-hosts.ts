@@ -1,5 +1,5 @@
 /**
- * Table rows for host drift (check/diff --hosts, src/hosts/drift.ts), both directions: a
+ * Table rows for host drift (check/diff --hosts, src/lint/hosts/drift.ts), both directions: a
  * construct a listed host rejects brought in is host-incompatibility-added (breaking), taken out
  * host-incompatibility-removed (minor); without --hosts the same edits report only the schema
  * change. Run by rules.test.ts, with the same shape as its own rows plus the hosts to judge against.

@@ -3,8 +3,8 @@
  * Schema, and every object closed (`additionalProperties: false`) with every property required.
  * A schema outside it fails the request with 400. Pure.
  */
-import { isJsonObject, type JsonObject } from "../contract/model.ts";
-import { pointer } from "../contract/pointer.ts";
+import { isJsonObject, type JsonObject } from "../../contract/model.ts";
+import { pointer } from "../../contract/pointer.ts";
 import { dottedChild } from "./dotted.ts";
 import type { HostProfile } from "./model.ts";
 import { checkName } from "./names.ts";

@@ -4,10 +4,10 @@
  * same lint run. Without hosts selected (LintOptions.hosts) they find nothing, so `lint` without
  * --hosts reports exactly what it did before. Pure.
  */
-import type { Contract } from "../contract/model.ts";
-import type { Found } from "../lint/found.ts";
-import type { LintCheck, LintOptions } from "../lint/model.ts";
-import { indexShapes, type SurfaceSizes } from "../lint/shapes.ts";
+import type { Contract } from "../../contract/model.ts";
+import type { Found } from "../found.ts";
+import type { LintCheck, LintOptions } from "../model.ts";
+import { indexShapes, type SurfaceSizes } from "../shapes.ts";
 import { checkHosts } from "./check.ts";
 import { HOST_RULE_ROWS } from "./profiles.ts";
 

@@ -3,7 +3,7 @@
  * (a rejected list or a dropped tool is an error; a cut text, a rewritten name or a lost
  * argument a warning), and every rule carries its sources and the day they were checked. Pure.
  */
-import type { HostImpact, LintLevel } from "../rules/model.ts";
+import type { HostImpact, LintLevel } from "../../rules/model.ts";
 import { HOSTS_CHECKED, type HostRuleRow } from "./model.ts";
 
 export const IMPACT_TEXT: Record<HostImpact, string> = {

@@ -4,9 +4,9 @@
  * profile's checks look at a tool's name, at each node of its inputSchema (one walk shared by
  * every selected profile), and at the whole list. Pure types; no I/O.
  */
-import type { Contract, Json, JsonObject, Tool } from "../contract/model.ts";
-import type { TargetKind } from "../contract/surface.ts";
-import type { HostImpact, LintRuleRow } from "../rules/model.ts";
+import type { Contract, Json, JsonObject, Tool } from "../../contract/model.ts";
+import type { TargetKind } from "../../contract/surface.ts";
+import type { HostImpact, LintRuleRow } from "../../rules/model.ts";
 
 /** The day every source of every host rule was last checked. */
 export const HOSTS_CHECKED = "2026-12-02";

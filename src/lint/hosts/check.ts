@@ -5,12 +5,12 @@
  * in that one walk; the places of one rule in one schema make one finding. Only inputSchema is checked: it is what hosts send to the model API as the
  * function's parameters. Pure.
  */
-import { type Contract, isJsonObject, type Json, type JsonObject } from "../contract/model.ts";
-import { pointer, pointerToDotted } from "../contract/pointer.ts";
-import type { TargetKind } from "../contract/surface.ts";
-import { show } from "../lint/found.ts";
-import { indexShapes, type SurfaceSizes } from "../lint/shapes.ts";
-import { forEachSubschema } from "../schema/subschemas.ts";
+import { type Contract, isJsonObject, type Json, type JsonObject } from "../../contract/model.ts";
+import { pointer, pointerToDotted } from "../../contract/pointer.ts";
+import type { TargetKind } from "../../contract/surface.ts";
+import { forEachSubschema } from "../../schema/subschemas.ts";
+import { show } from "../found.ts";
+import { indexShapes, type SurfaceSizes } from "../shapes.ts";
 import { dottedChild } from "./dotted.ts";
 import type { HostHit, HostProfile, SchemaNode } from "./model.ts";
 import { hostProfile } from "./profiles.ts";

@@ -5,12 +5,18 @@
  * sources with the date they were checked.
  */
 import { describe, expect, test } from "bun:test";
-import type { Contract, JsonObject, Tool } from "../../../src/contract/model.ts";
-import { checkHosts } from "../../../src/hosts/check.ts";
-import { HOST_IDS, HOST_PROFILES, HOST_RULE_ROWS, hostOfRule, parseHostNames } from "../../../src/hosts/profiles.ts";
-import { levelOf } from "../../../src/hosts/rule.ts";
-import { findRule } from "../../../src/rules/registry.ts";
-import { contract } from "../diff/helpers.ts";
+import type { Contract, JsonObject, Tool } from "../../../../src/contract/model.ts";
+import { checkHosts } from "../../../../src/lint/hosts/check.ts";
+import {
+  HOST_IDS,
+  HOST_PROFILES,
+  HOST_RULE_ROWS,
+  hostOfRule,
+  parseHostNames,
+} from "../../../../src/lint/hosts/profiles.ts";
+import { levelOf } from "../../../../src/lint/hosts/rule.ts";
+import { findRule } from "../../../../src/rules/registry.ts";
+import { contract } from "../../diff/helpers.ts";
 
 interface Row {
   rule: (typeof HOST_RULE_ROWS)[number]["id"];

@@ -4,8 +4,8 @@
  * ("Invalid JSON payload received. Unknown name … Cannot find field"), so every tool of every
  * server in the request stops working. Pure.
  */
-import { isJsonObject } from "../contract/model.ts";
-import { pointer } from "../contract/pointer.ts";
+import { isJsonObject } from "../../contract/model.ts";
+import { pointer } from "../../contract/pointer.ts";
 import { dottedChild } from "./dotted.ts";
 import type { HostProfile } from "./model.ts";
 import { checkName, type NameRule, nameProblem, renameFor } from "./names.ts";

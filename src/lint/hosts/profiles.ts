@@ -2,7 +2,7 @@
  * Every host profile, in the order reports list them, and every host rule for the registry.
  * `--hosts` and the policy file's "hosts" name profiles by id; "all" is every one. Pure.
  */
-import { suggest } from "../util/text.ts";
+import { suggest } from "../../util/text.ts";
 import { ANTHROPIC, ANTHROPIC_RULES } from "./anthropic.ts";
 import { CLAUDE_CODE, CLAUDE_CODE_RULES } from "./claude-code.ts";
 import { CURSOR, CURSOR_RULES } from "./cursor.ts";

@@ -3,7 +3,7 @@
  * rejects or drops, how many it rewrites or cuts, and whether the whole tool list fails.
  * Findings the policy file ignores do not count. Pure.
  */
-import type { Json } from "../contract/model.ts";
+import type { Json } from "../../contract/model.ts";
 import { hostProfile } from "./profiles.ts";
 
 export interface HostOutcome {
@@ -30,7 +30,7 @@ interface Finding {
 
 const plural = (n: number, noun: string) => `${n} ${noun}${n === 1 ? "" : "s"}`;
 
-/** How many tools a cap finding (evidence {tools, max}, src/hosts/openai.ts checkCount) leaves out. */
+/** How many tools a cap finding (evidence {tools, max}, src/lint/hosts/openai.ts checkCount) leaves out. */
 function overCapOf(evidence: Json | undefined): number {
   if (evidence === null || typeof evidence !== "object" || Array.isArray(evidence)) return 0;
   const { tools, max } = evidence;

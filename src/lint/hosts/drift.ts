@@ -9,8 +9,8 @@
  * losing one; a new tool a host drops breaks no one who used the old surface (a new tool that
  * fails the whole list does). Pure.
  */
-import type { Contract } from "../contract/model.ts";
-import type { ChangeSpec } from "../diff/change.ts";
+import type { Contract } from "../../contract/model.ts";
+import type { ChangeSpec } from "../../diff/change.ts";
 import { checkHosts, type HostFinding } from "./check.ts";
 import type { HostRuleRow } from "./model.ts";
 import { HOST_PROFILES } from "./profiles.ts";

@@ -5,7 +5,7 @@
  * and a default beside it. Pure.
  */
 
-import { pointer } from "../contract/pointer.ts";
+import { pointer } from "../../contract/pointer.ts";
 import { GEMINI_NAME } from "./gemini-parameters.ts";
 import type { HostProfile } from "./model.ts";
 import { checkName } from "./names.ts";

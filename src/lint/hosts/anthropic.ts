@@ -2,8 +2,8 @@
  * Anthropic Messages API, custom tools: the tool-name pattern and the pattern of input_schema
  * property keys. Pure.
  */
-import { isJsonObject } from "../contract/model.ts";
-import { pointer } from "../contract/pointer.ts";
+import { isJsonObject } from "../../contract/model.ts";
+import { pointer } from "../../contract/pointer.ts";
 import { dottedChild } from "./dotted.ts";
 import type { HostProfile } from "./model.ts";
 import { checkName, type NameRule, nameProblem, renameFor } from "./names.ts";

@@ -2,7 +2,7 @@
  * Tool-name constraints shared by several hosts: a character class, a first-character rule and
  * a maximum length, with the smallest rename that satisfies them. Pure.
  */
-import type { Tool } from "../contract/model.ts";
+import type { Tool } from "../../contract/model.ts";
 import type { HostHit } from "./model.ts";
 
 export interface NameRule {

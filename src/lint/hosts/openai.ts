@@ -2,7 +2,7 @@
  * OpenAI API, function tools (Chat Completions and Responses), not strict: the function-name
  * pattern and the 128-tool cap of a request. Pure.
  */
-import type { Contract } from "../contract/model.ts";
+import type { Contract } from "../../contract/model.ts";
 import type { HostHit, HostProfile } from "./model.ts";
 import { checkName, type NameRule } from "./names.ts";
 import { hostRule } from "./rule.ts";
