@@ -318,9 +318,9 @@ export function intentTriggers(): RegExp[] {
 }
 
 /**
- * scanSurface for a security rule: on big surfaces, an item whose every text is plain, holds no
- * blob-length run and is quiet gets no finding from any of the eleven rules, so after the first
- * rule asks (the answer is kept on the item) the others skip it without a call per text.
+ * scanSurface for a security rule: on big surfaces, a text that is plain, holds no blob-length
+ * run and is quiet gets no finding from any of the eleven rules, so after the first rule asks
+ * (the answer is kept on its unit) the others skip it without a call.
  */
 function scanTexts(
   contract: Contract,
@@ -328,15 +328,12 @@ function scanTexts(
   scan: (t: SurfaceText, own: string | undefined) => Found[],
   ownMatters = false,
 ): Found[] {
-  return scanSurface(contract, role, scan, ownMatters, gateWorthIt(contract) ? silentTexts : undefined);
+  return scanSurface(contract, role, scan, ownMatters, gateWorthIt(contract) ? silentText : undefined);
 }
 
-function silentTexts(texts: readonly SurfaceText[]): boolean {
+function silentText(t: SurfaceText): boolean {
   // Names are read by the character rules alone (plain settles them); prose by all eleven.
-  for (const t of texts) {
-    if (!plainText(t) || (t.role === "text" && (!noBlobRun(t.text) || !intentQuiet(t)))) return false;
-  }
-  return true;
+  return plainText(t) && (t.role !== "text" || (noBlobRun(t.text) && intentQuiet(t)));
 }
 
 /** Whether the surface has texts enough for the one test to pay. */

@@ -83,8 +83,14 @@ interface TextUnit {
   tool?: string;
   /** For a shared schema unit: where its texts are among the shared ones (scanSurface keeps their findings there). */
   slot?: number;
-  /** For an item's unit: what scanSurface's `silent` said of its texts, kept for the next rule. */
-  silent?: boolean;
+  /** For a shared schema unit: what its tools share, where scanSurface keeps its loud texts. */
+  shared?: Loud;
+  /** For an item's unit: its texts that scanSurface's `silent` did not clear, kept for the next rule. */
+  loud?: SurfaceText[];
+}
+
+interface Loud {
+  loud?: SurfaceText[];
 }
 
 /**
@@ -143,7 +149,7 @@ function collectUnits(contract: Contract): TextUnit[] {
       texts: [{ kind: "server", name: "", path: "/instructions", text: contract.instructions, role: "text" }],
     });
   }
-  const shared = SCHEMA_KEYS.map(() => new Map<number, { texts: SurfaceText[]; slot: number }>());
+  const shared = SCHEMA_KEYS.map(() => new Map<number, { texts: SurfaceText[]; slot: number; loud?: SurfaceText[] }>());
   let slots = 0;
   const { shapes } = indexShapes(contract);
   contract.tools.forEach((tool, index) => {
@@ -168,7 +174,9 @@ function collectUnits(contract: Contract): TextUnit[] {
         known = { texts: collected, slot: slots++ };
         shared[k]!.set(shape, known);
       }
-      if (known.texts.length > 0) units.push({ texts: known.texts, tool: tool.name, slot: known.slot });
+      if (known.texts.length > 0) {
+        units.push({ texts: known.texts, tool: tool.name, slot: known.slot, shared: known });
+      }
     });
   });
   for (const prompt of contract.prompts) {
@@ -203,27 +211,33 @@ function collectUnits(contract: Contract): TextUnit[] {
  * schema unit scanned once and its findings given to every tool of its shape. `own` is the tool
  * a text belongs to; in a shared unit it is unknown, which can only add findings (a tool may
  * name itself), so when `ownMatters` and the unit has findings, each tool's texts are scanned
- * again with their own name. `silent`, when given, says of an item's texts that no rule of the
- * callers finds anything in them (the answer is kept on the unit): they are not scanned.
+ * again with their own name. `silent`, when given, says of a text that no rule of the callers
+ * finds anything in it: such texts are not scanned. Which texts of a unit are not silent is
+ * asked once and kept on the unit (for a shared unit, on the object every tool of its shape
+ * points to), so the next rule scans only those: most texts of a big surface are silent, and a
+ * unit often holds a few that are not, so a verdict per unit skipped little.
  */
 export function scanSurface(
   contract: Contract,
   role: "name" | "text" | undefined,
   scan: (t: SurfaceText, own: string | undefined) => Found[],
   ownMatters = false,
-  silent?: (texts: readonly SurfaceText[]) => boolean,
+  silent?: (t: SurfaceText) => boolean,
 ): Found[] {
   const out: Found[] = [];
   // Each shared unit's findings, by its slot: scanned once for all the tools of its shape.
   const shared: (Found[] | undefined)[] = [];
   for (const unit of textUnits(contract)) {
     const name = unit.tool;
+    let texts = unit.texts;
+    if (silent !== undefined) {
+      const memo = name === undefined ? unit : (unit.shared as Loud);
+      memo.loud ??= loudTexts(texts, silent);
+      texts = memo.loud;
+      if (texts.length === 0) continue;
+    }
     if (name === undefined) {
-      if (silent !== undefined) {
-        unit.silent ??= silent(unit.texts);
-        if (unit.silent) continue;
-      }
-      for (const t of unit.texts) {
+      for (const t of texts) {
         if (role !== undefined && t.role !== role) continue;
         const found = scan(t, t.kind === "tool" ? t.name : undefined);
         if (found.length > 0) out.push(...found);
@@ -234,17 +248,29 @@ export function scanSurface(
     let found = shared[slot];
     if (!found) {
       found = [];
-      for (const t of unit.texts) if (role === undefined || t.role === role) found.push(...scan(t, undefined));
+      for (const t of texts) if (role === undefined || t.role === role) found.push(...scan(t, undefined));
       shared[slot] = found;
     }
     if (found.length === 0) continue;
     if (ownMatters) {
-      for (const t of unit.texts) if (role === undefined || t.role === role) out.push(...scan({ ...t, name }, name));
+      for (const t of texts) if (role === undefined || t.role === role) out.push(...scan({ ...t, name }, name));
       continue;
     }
     for (const f of found) out.push({ ...f, target: { kind: "tool", name } });
   }
   return out;
+}
+
+/** The texts `silent` does not clear, in order (the list itself when it clears none). */
+function loudTexts(texts: SurfaceText[], silent: (t: SurfaceText) => boolean): SurfaceText[] {
+  let loud: SurfaceText[] | undefined;
+  for (let i = 0; i < texts.length; i++) {
+    const t = texts[i]!;
+    if (!silent(t)) {
+      if (loud !== undefined) loud.push(t);
+    } else loud ??= texts.slice(0, i);
+  }
+  return loud ?? texts;
 }
 
 /**
