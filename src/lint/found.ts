@@ -2,7 +2,7 @@ import { type Contract, isJsonObject, type Json, type JsonObject, type Tool } fr
 import { pointer } from "../contract/pointer.ts";
 import type { TargetKind } from "../contract/surface.ts";
 import { resolvePointer } from "../schema/ref.ts";
-import { forEachSubschema } from "../schema/subschemas.ts";
+import { eachSubschema } from "../schema/subschemas.ts";
 import type { Finding } from "./model.ts";
 import { indexShapes } from "./shapes.ts";
 import { visible } from "./text-scan.ts";
@@ -57,34 +57,59 @@ export function walkSchema(schema: Json | undefined, path: string): SchemaNode[]
 
 /** The same walk, each node handed to `visit` as it is reached (src/lint/schema-pass.ts shares it). */
 export function visitSchema(schema: Json | undefined, path: string, visit: (node: SchemaNode) => void): void {
-  if (isJsonObject(schema)) walkNodes(new WalkNode(schema, undefined, path), visit);
+  if (!isJsonObject(schema)) return;
+  const root = new WalkNode(schema, undefined, path, undefined);
+  visit(root);
+  eachSubschema(schema, walkChild, new Walk(root, visit));
 }
 
 /**
  * A node of the walk. Its pointer is built from its parent's only when a rule reads it (for a
  * finding): most nodes need none, and building every pointer was a fifth of lint's time on big
- * files. Fields rather than closures: two closures a node were most of the walk's garbage.
+ * files. Fields rather than closures or a segments list: those were most of the walk's garbage.
  */
 class WalkNode implements SchemaNode {
   private cached: string | undefined;
   constructor(
     readonly schema: JsonObject,
     private readonly parent: WalkNode | undefined,
-    /** The root's pointer, or the segments from the parent. */
-    private readonly from: string | string[],
+    /** The root's pointer, or the keyword under the parent. */
+    private readonly keyword: string,
+    /** The index or name under the keyword, if any. */
+    private readonly member: number | string | undefined,
   ) {}
   get path(): string {
-    this.cached ??= this.parent === undefined ? (this.from as string) : pointer(this.parent.path, ...this.from);
+    if (this.cached === undefined) {
+      const parent = this.parent;
+      if (parent === undefined) this.cached = this.keyword;
+      else if (this.member === undefined) this.cached = pointer(parent.path, this.keyword);
+      else this.cached = pointer(parent.path, this.keyword, this.member);
+    }
     return this.cached;
   }
 }
 
+/**
+ * Where a walk is: the node whose children are being visited, which each child's call makes
+ * its own children's parent while they are walked. One per walk, passed to eachSubschema as
+ * its context, so no closure is made per node.
+ */
+class Walk {
+  constructor(
+    public parent: WalkNode,
+    readonly visit: (node: SchemaNode) => void,
+  ) {}
+}
+
 /** The walk, depth first. A callback rather than a generator: resuming a generator per node cost more than the rules. */
-function walkNodes(node: WalkNode, visit: (node: SchemaNode) => void): void {
-  visit(node);
-  forEachSubschema(node.schema, (child, segments) => {
-    if (isJsonObject(child)) walkNodes(new WalkNode(child, node, segments), visit);
-  });
+function walkChild(child: Json, keyword: string, member: number | string | undefined, walk: Walk): void {
+  if (!isJsonObject(child)) return;
+  const parent = walk.parent;
+  const node = new WalkNode(child, parent, keyword, member);
+  walk.visit(node);
+  walk.parent = node;
+  eachSubschema(child, walkChild, walk);
+  walk.parent = parent;
 }
 
 export const SCHEMA_KEYS = ["inputSchema", "outputSchema"] as const;

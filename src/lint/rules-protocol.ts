@@ -196,11 +196,24 @@ function matchesPattern(schema: JsonObject, name: string): boolean {
   });
 }
 
+/**
+ * Whether each required name that is a string is a property of the node itself: then it is
+ * declared however the rule looks, and no name sets are built (most nodes with `required`).
+ */
+function allOwn(required: Json[], properties: Json | undefined): boolean {
+  if (!isJsonObject(properties)) return false;
+  for (let i = 0; i < required.length; i++) {
+    const name = required[i];
+    if (typeof name === "string" && !Object.hasOwn(properties, name)) return false;
+  }
+  return true;
+}
+
 const requiredDeclared: SchemaVisitor = {
   keys: SCHEMA_KEYS,
   visit(node, _root, _key, out) {
     const { required, properties, additionalProperties } = node.schema;
-    if (!Array.isArray(required)) return;
+    if (!Array.isArray(required) || allOwn(required, properties)) return;
     const closed = additionalProperties === false;
     if (!closed && !isJsonObject(properties)) return;
     const own = new Set(isJsonObject(properties) ? Object.keys(properties) : []);

@@ -61,8 +61,10 @@ function regexProblem(text: string): string | undefined {
  * checked here, node by node as the schema pass (schema-pass.ts) walks them.
  */
 export function patternProblemsAt(node: SchemaNode): { path: string; pattern: string; problem: string }[] {
-  const out: { path: string; pattern: string; problem: string }[] = [];
   const { pattern, patternProperties } = node.schema;
+  // Most nodes hold neither: no list is made for them.
+  if (pattern === undefined && patternProperties === undefined) return [];
+  const out: { path: string; pattern: string; problem: string }[] = [];
   if (typeof pattern === "string") {
     const problem = regexProblem(pattern);
     if (problem) out.push({ path: pointer(node.path, "pattern"), pattern, problem });
@@ -146,22 +148,32 @@ const MAX_DEPTH = 64;
 const isSchema = (value: Json | undefined, depth: number): boolean =>
   typeof value === "boolean" || (isJsonObject(value) && surelyValid(value, depth + 1));
 const nonNegativeInteger = (value: Json | undefined) => Number.isInteger(value) && (value as number) >= 0;
-const schemaMap = (value: Json | undefined, depth: number) =>
-  isJsonObject(value) && Object.values(value).every((v) => isSchema(v, depth));
-const schemaList = (value: Json | undefined, depth: number) =>
-  Array.isArray(value) && value.length > 0 && value.every((v) => isSchema(v, depth));
-const uniqueScalars = (values: Json[]) =>
-  values.every((v) => v === null || typeof v !== "object") && new Set(values).size === values.length;
+// Loops rather than Object.values, every() and a Set: this proof reads every node of every tool
+// schema, and on big surfaces those arrays, closures and sets were most of its time and garbage.
+function schemaMap(value: Json | undefined, depth: number): boolean {
+  if (!isJsonObject(value)) return false;
+  for (const key in value) if (!isSchema(value[key], depth)) return false;
+  return true;
+}
+function schemaList(value: Json | undefined, depth: number): boolean {
+  if (!Array.isArray(value) || value.length === 0) return false;
+  for (let i = 0; i < value.length; i++) if (!isSchema(value[i], depth)) return false;
+  return true;
+}
+/** Scalars all different (as a Set tells them apart: === but for NaN, which JSON has none of). */
+function uniqueScalars(values: Json[]): boolean {
+  for (let i = 0; i < values.length; i++) {
+    const v = values[i];
+    if (v !== null && typeof v === "object") return false;
+  }
+  if (values.length > 16) return new Set(values).size === values.length;
+  for (let i = 1; i < values.length; i++) for (let j = 0; j < i; j++) if (values[i] === values[j]) return false;
+  return true;
+}
 
 /** What each keyword must hold in both meta-schemas (a keyword not listed here sends the schema to ajv). */
 const KEYWORDS: Record<string, (value: Json | undefined, depth: number) => boolean> = {
-  type: (v) =>
-    typeof v === "string"
-      ? SIMPLE_TYPES.has(v)
-      : Array.isArray(v) &&
-        v.length > 0 &&
-        v.every((t) => typeof t === "string" && SIMPLE_TYPES.has(t)) &&
-        uniqueScalars(v),
+  type: (v) => (typeof v === "string" ? SIMPLE_TYPES.has(v) : Array.isArray(v) && v.length > 0 && typeList(v)),
   properties: schemaMap,
   $defs: schemaMap,
   definitions: schemaMap,
@@ -171,7 +183,7 @@ const KEYWORDS: Record<string, (value: Json | undefined, depth: number) => boole
   anyOf: schemaList,
   oneOf: schemaList,
   allOf: schemaList,
-  required: (v) => Array.isArray(v) && v.every((name) => typeof name === "string") && uniqueScalars(v),
+  required: (v) => Array.isArray(v) && allStrings(v) && uniqueScalars(v),
   // draft-07: at least one value, all different.
   enum: (v) => Array.isArray(v) && v.length > 0 && uniqueScalars(v),
   const: () => true,
@@ -202,6 +214,19 @@ const KEYWORDS: Record<string, (value: Json | undefined, depth: number) => boole
   pattern: (v) => typeof v === "string" && !/[^\\]\\Z/.test(v) && compilesUnicode(v),
 };
 
+function typeList(types: Json[]): boolean {
+  for (let i = 0; i < types.length; i++) {
+    const t = types[i];
+    if (typeof t !== "string" || !SIMPLE_TYPES.has(t)) return false;
+  }
+  return uniqueScalars(types);
+}
+
+function allStrings(values: Json[]): boolean {
+  for (let i = 0; i < values.length; i++) if (typeof values[i] !== "string") return false;
+  return true;
+}
+
 function compilesUnicode(pattern: string): boolean {
   try {
     new RegExp(pattern, "u");
@@ -219,7 +244,8 @@ function compilesUnicode(pattern: string): boolean {
  */
 export function surelyValid(schema: JsonObject, depth: number): boolean {
   if (depth > MAX_DEPTH) return false;
-  for (const key of Object.keys(schema)) {
+  // for...in: JSON objects inherit no enumerable keys.
+  for (const key in schema) {
     const check = Object.hasOwn(KEYWORDS, key) ? KEYWORDS[key] : undefined;
     if (check === undefined || !check(schema[key], depth)) return false;
   }

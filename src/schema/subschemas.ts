@@ -39,44 +39,67 @@ const VISIT_ORDER: readonly (readonly [key: string, kind: "one" | "list" | "map"
   ...SCHEMA_MAP.map((key) => [key, "map"] as const),
 ];
 const RANK = new Map(VISIT_ORDER.map(([key], rank) => [key, rank]));
+// eachSubschema keeps the keywords it finds as bits of one 32-bit number.
+if (VISIT_ORDER.length > 31) throw new Error("too many subschema keywords for a bit set");
 
 /**
  * Call `visit` for each direct subschema of `node`, with the pointer segments that lead to it,
- * keyword by keyword in VISIT_ORDER. The node's own keys are read rather than all 22 keywords
- * looked up, as most nodes hold only a few keys (schema walks call this once per node).
+ * keyword by keyword in VISIT_ORDER (eachSubschema, with the segments as a list).
  */
 export function forEachSubschema(
   node: Json,
   visit: (child: Json, segments: string[]) => void,
   options: { defs: boolean } = { defs: true },
 ): void {
+  eachSubschema(
+    node,
+    (child, keyword, member) => visit(child, member === undefined ? [keyword] : [keyword, String(member)]),
+    undefined,
+    options.defs,
+  );
+}
+
+/**
+ * Each direct subschema of `node`, keyword by keyword in VISIT_ORDER: `visit` gets the child,
+ * its keyword, its index or name under that keyword (undefined for a single subschema) and
+ * `context`, passed through so a walk needs no closure per node. Nothing is allocated per
+ * node or child: lint walks every node of every tool schema, and on big surfaces the arrays
+ * (a list of keywords found, a segments list per child) were most of the walk's garbage. The
+ * node's own keys are read rather than all 22 keywords looked up, as most nodes hold only a
+ * few keys; the keywords found are kept as bits of their rank, so they come out in order.
+ */
+export function eachSubschema<C>(
+  node: Json,
+  visit: (child: Json, keyword: string, member: number | string | undefined, context: C) => void,
+  context: C,
+  defs = true,
+): void {
   if (!isJsonObject(node)) return;
-  const present: number[] = [];
+  let present = 0;
   // for...in: JSON objects (and dicts) inherit no enumerable keys.
   for (const key in node) {
     const rank = RANK.get(key);
-    if (rank !== undefined) present.push(rank);
+    if (rank !== undefined) present |= 1 << rank;
   }
-  if (present.length === 0) return;
-  if (present.length > 1) present.sort((a, b) => a - b);
-  for (const rank of present) {
+  while (present !== 0) {
+    const rank = 31 - Math.clz32(present & -present);
+    present &= present - 1;
     const [key, kind] = VISIT_ORDER[rank] as (typeof VISIT_ORDER)[number];
     const value = node[key];
-    // Index and for...in loops: entries() and Object.entries allocate a pair per child, and
-    // walks over big surfaces call this for every node.
+    // Index and for...in loops: entries() and Object.entries allocate a pair per child.
     if (kind === "one") {
       if (value === undefined) continue;
       if (Array.isArray(value)) {
-        for (let i = 0; i < value.length; i++) visit(value[i] as Json, [key, String(i)]);
-      } else visit(value, [key]);
+        for (let i = 0; i < value.length; i++) visit(value[i] as Json, key, i, context);
+      } else visit(value, key, undefined, context);
     } else if (kind === "list") {
-      if (Array.isArray(value)) for (let i = 0; i < value.length; i++) visit(value[i] as Json, [key, String(i)]);
+      if (Array.isArray(value)) for (let i = 0; i < value.length; i++) visit(value[i] as Json, key, i, context);
     } else {
-      if (!options.defs && (key === "$defs" || key === "definitions")) continue;
+      if (!defs && (key === "$defs" || key === "definitions")) continue;
       if (!isJsonObject(value)) continue;
       for (const name in value) {
         const v = value[name] as Json;
-        if (!Array.isArray(v)) visit(v, [key, name]);
+        if (!Array.isArray(v)) visit(v, key, name, context);
       }
     }
   }

@@ -1,0 +1,97 @@
+/**
+ * The lint walk (src/lint/found.ts visitSchema) goes through eachSubschema with one context per
+ * walk and builds each node's pointer only when asked: it must reach every object subschema,
+ * depth first, with the pointer the keyword-by-keyword walk of forEachSubschema gives it,
+ * whether or not the parent's pointer was read first.
+ */
+import { describe, expect, test } from "bun:test";
+import fc from "fast-check";
+import { isJsonObject, type Json, type JsonObject } from "../../../src/contract/model.ts";
+import { pointer } from "../../../src/contract/pointer.ts";
+import { visitSchema, walkSchema } from "../../../src/lint/found.ts";
+import { surelyValid } from "../../../src/lint/schema-meta.ts";
+import { forEachSubschema } from "../../../src/schema/subschemas.ts";
+import { rootSchema } from "../schema/arbitraries.ts";
+
+/** The specification: every object subschema, itself first, with its pointer built from the segments. */
+function specified(schema: Json, path: string): [JsonObject, string][] {
+  const out: [JsonObject, string][] = [];
+  const walk = (node: Json, at: string) => {
+    if (!isJsonObject(node)) return;
+    out.push([node, at]);
+    forEachSubschema(node, (child, segments) => walk(child, pointer(at, ...segments)));
+  };
+  walk(schema, path);
+  return out;
+}
+
+describe("the lint schema walk", () => {
+  test("reaches every object subschema in order with its pointer, on generated schemas", () => {
+    for (const garbage of [false, true]) {
+      fc.assert(
+        fc.property(rootSchema({ garbage }), fc.boolean(), (schema, early) => {
+          const want = specified(schema, "/inputSchema");
+          const got: [JsonObject, string][] = [];
+          const nodes = walkSchema(schema, "/inputSchema");
+          // Pointers read as the walk goes (a rule's finding) or only afterwards, deepest first.
+          if (early) visitSchema(schema, "/inputSchema", (node) => got.push([node.schema, node.path]));
+          else for (const node of [...nodes].reverse()) got.unshift([node.schema, node.path]);
+          expect(got.length).toBe(want.length);
+          got.forEach(([node, path], i) => {
+            expect(node).toBe(want[i]![0]);
+            expect(path).toBe(want[i]![1]);
+          });
+        }),
+        { seed: 20261202, numRuns: 300 },
+      );
+    }
+  });
+
+  test("spells names with / and ~ and list indexes as JSON Pointer does", () => {
+    const schema: JsonObject = {
+      properties: { "a/b": { items: [{ type: "string" }, { anyOf: [{ not: {} }] }] }, "c~d": {} },
+      $defs: { x: { type: "object" } },
+    };
+    expect(walkSchema(schema, "").map((n) => n.path)).toEqual([
+      "",
+      "/properties/a~1b",
+      "/properties/a~1b/items/0",
+      "/properties/a~1b/items/1",
+      "/properties/a~1b/items/1/anyOf/0",
+      "/properties/a~1b/items/1/anyOf/0/not",
+      "/properties/c~0d",
+      "/$defs/x",
+    ]);
+  });
+});
+
+describe("the proof of validity without ajv, written as loops", () => {
+  test("tells lists of distinct scalars from lists with a repeat, short and long, as a Set does", () => {
+    for (const length of [1, 2, 3, 16, 17, 40]) {
+      const distinct = Array.from({ length }, (_, i) => (i % 2 === 0 ? `v${i}` : i));
+      expect(surelyValid({ enum: distinct }, 0)).toBe(true);
+      expect(surelyValid({ required: distinct.map(String) }, 0)).toBe(true);
+      for (const at of new Set([0, length - 1])) {
+        const repeated = [...distinct, distinct[at]!];
+        expect(surelyValid({ enum: repeated }, 0)).toBe(false);
+        expect(surelyValid({ required: repeated.map(String) }, 0)).toBe(false);
+      }
+    }
+    // 0 and -0 are one value to a Set; an object is never proven here.
+    expect(surelyValid({ enum: [0, -0] }, 0)).toBe(false);
+    expect(surelyValid({ enum: [null, false, 0, ""] }, 0)).toBe(true);
+    expect(surelyValid({ enum: [{}, 1] }, 0)).toBe(false);
+    expect(surelyValid({ type: ["string", "null"] }, 0)).toBe(true);
+    expect(surelyValid({ type: ["string", "string"] }, 0)).toBe(false);
+    expect(surelyValid({ type: ["string", "text"] }, 0)).toBe(false);
+    expect(surelyValid({ required: ["a", 1] }, 0)).toBe(false);
+  });
+
+  test("reads every member of maps and lists of subschemas", () => {
+    expect(surelyValid({ properties: { a: { type: "string" }, b: true } }, 0)).toBe(true);
+    expect(surelyValid({ properties: { a: { type: "string" }, b: { type: 3 } } }, 0)).toBe(false);
+    expect(surelyValid({ anyOf: [{ type: "string" }, { minLength: -1 }] }, 0)).toBe(false);
+    expect(surelyValid({ anyOf: [] }, 0)).toBe(false);
+    expect(surelyValid({ allOf: [{}, false] }, 0)).toBe(true);
+  });
+});
