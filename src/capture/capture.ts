@@ -136,7 +136,7 @@ export async function captureSurface(
   if (skills !== undefined) contract.skills = skills.map(withoutMessageMeta) as Skill[];
   assertCapturedSurface(contract, options.fieldTypes ?? true);
   // Hashed once the boundary passed (finite numbers, bounded depth), as the server sent the
-  // items: before the lockfile sorts anything (src/contract/hashes.ts).
+  // items, their sets in the lockfile's order (src/contract/hashes.ts).
   contract.hashes = hashSurface(contract);
   return contract;
 }

@@ -61,6 +61,58 @@ function canonicalValue(value: Json, inSchema: boolean, preferred: readonly stri
   return Object.fromEntries(entries);
 }
 
+/**
+ * The item with the arrays the lockfile stores as sets put in its order, everything else as it
+ * is (key order too): each JSON Schema's `required`, and a skill's file manifest (by URI).
+ * Content hashes are taken over this (src/contract/hashes.ts), so that an item hashes the same
+ * as the server sent it, as the lockfile stores it and as the mock serves it. Objects and arrays
+ * on no path to a reordered array are shared, not copied: most items come back as they are.
+ */
+export function withSetsSorted(item: JsonObject, skill = false): JsonObject {
+  if (skill) return canonicalSkill(item);
+  return setsSorted(item, false) as JsonObject;
+}
+
+function setsSorted(value: Json, inSchema: boolean): Json {
+  if (Array.isArray(value)) {
+    let copy: Json[] | undefined;
+    for (let i = 0; i < value.length; i++) {
+      const out = setsSorted(value[i] as Json, inSchema);
+      if (out !== value[i]) {
+        copy ??= value.slice();
+        copy[i] = out;
+      }
+    }
+    return copy ?? value;
+  }
+  if (!isJsonObject(value)) return value;
+  let copy: JsonObject | undefined;
+  for (const key in value) {
+    const child = value[key] as Json;
+    const childInSchema = (inSchema && !SCHEMA_DATA_KEYWORDS.has(key)) || SCHEMA_KEYS.has(key);
+    let out = setsSorted(child, childInSchema);
+    if (inSchema && key === "required" && isSortableSet(out)) out = [...out].sort(compareStrings);
+    if (out !== child) {
+      copy ??= { ...value };
+      // defineProperty: a member named __proto__ stays data.
+      Object.defineProperty(copy, key, { value: out, enumerable: true, writable: true, configurable: true });
+    }
+  }
+  return copy ?? value;
+}
+
+/** A list of strings not in order already (a sorted one is left as it is, uncopied). */
+function isSortableSet(value: Json): value is string[] {
+  if (!Array.isArray(value)) return false;
+  for (let i = 0; i < value.length; i++) {
+    if (typeof value[i] !== "string") return false;
+  }
+  for (let i = 1; i < value.length; i++) {
+    if (compareStrings(value[i - 1] as string, value[i] as string) > 0) return true;
+  }
+  return false;
+}
+
 /** Stable JSON text of any value with sorted keys; used for tie-breaks and fingerprints. */
 export function stableStringify(value: Json): string {
   return JSON.stringify(canonicalValue(value, false));

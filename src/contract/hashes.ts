@@ -12,17 +12,23 @@
  * and mcp-scan's tool pinning an MD5 of the description: both give other values than a hash of
  * the whole item.
  *
- * "As the server sent it" means the whole item, every field, before the lockfile's own
- * normalization (`required` sorted as the set it is, keys in our order): JCS makes key order
- * irrelevant, but array order counts. One exception: the per-message `_meta` keys (noise.ts:
- * trace context, progress token, …) are not part of the item and differ on every answer, so
- * they are left out, or every capture would change every hash.
+ * "As the server sent it" means the whole item, every field, with one normalization: the arrays
+ * the lockfile stores as sets are taken in its order (each JSON Schema's `required`, a skill's
+ * file manifest by URI; canonical.ts withSetsSorted). Their order carries no meaning, some
+ * servers vary it from one answer to the next, and the lockfile stores them sorted: an item
+ * then hashes the same as the server sent it, as the lockfile stores it and as `mock` serves it,
+ * so captures stay byte-stable, a capture of the mock reproduces its lockfile, and the hashes of
+ * an older lockfile are computed from its stored items to the same values. For an item whose
+ * `required` lists are sorted (or absent) this is exactly the ecosystem's JCS hash of the item
+ * as sent; for the others the ecosystem's tools hash the server's order and get another value.
+ * One exclusion: the per-message `_meta` keys (noise.ts: trace context, progress token, …) are
+ * not part of the item and differ on every answer; the capture drops them before hashing.
  *
- * Lockfiles written before hashes have none. Their hashes are computed, when asked for, from
- * the items as stored, which are normalized: for an item whose `required` the server sent in
- * another order they differ from the hash a capture records. They are marked `derived`, and
- * the diff compares recorded hashes only. Pure; no I/O (hashing is computation).
+ * Lockfiles written before hashes have none; their hashes are computed, when asked for, from
+ * the items as stored (marked `derived`; the diff compares recorded hashes only). Pure; no I/O
+ * (hashing is computation).
  */
+import { withSetsSorted } from "./canonical.ts";
 import { canonicalize } from "./jcs.ts";
 import type { Contract, Json, JsonObject } from "./model.ts";
 import { SKILLS_LIST, SURFACE_LISTS } from "./model.ts";
@@ -63,21 +69,29 @@ function sha256Hex(text: string): string {
   return nodeCrypto.createHash("sha256").update(text, "utf8").digest("hex");
 }
 
-/** The content hash of one item (any JSON value): "sha256:" + hex SHA-256 of its RFC 8785 form. */
-export function contentHash(item: Json): string {
-  return HASH_PREFIX + sha256Hex(canonicalize(item));
+/** "sha256:" + hex SHA-256 of a JSON value's RFC 8785 form, the value taken exactly as it is. */
+export function jcsHash(value: Json): string {
+  return HASH_PREFIX + sha256Hex(canonicalize(value));
+}
+
+/**
+ * The content hash the lockfile records for an item of a surface list (`skill`: of `skills`):
+ * the JCS hash of the item with its sets in the lockfile's order (see the top of this file).
+ */
+export function contentHash(item: JsonObject, skill = false): string {
+  return jcsHash(withSetsSorted(item, skill));
 }
 
 /** The lists items live in, with their identity field: the four lists, then skills. */
 const HASHED_LISTS: readonly { key: string; id: string }[] = [...SURFACE_LISTS, SKILLS_LIST];
 
 /** The hashes of a list of items, by the string identity in `id` (items without one are skipped). */
-export function hashList(items: readonly JsonObject[], id: string): ListHashes {
+export function hashList(items: readonly JsonObject[], id: string, skills = false): ListHashes {
   const byId = new Map<string, string[]>();
   for (const item of items) {
     const identity = item[id];
     if (typeof identity !== "string") continue;
-    const hash = contentHash(item);
+    const hash = contentHash(item, skills);
     const hashes = byId.get(identity);
     if (hashes) hashes.push(hash);
     else byId.set(identity, [hash]);
@@ -99,7 +113,7 @@ export function hashSurface(contract: Contract): ContentHashes {
   for (const list of HASHED_LISTS) {
     const items = source[list.key];
     if (!Array.isArray(items) || items.length === 0) continue;
-    out[list.key] = hashList(items as JsonObject[], list.id);
+    out[list.key] = hashList(items as JsonObject[], list.id, list.key === SKILLS_LIST.key);
   }
   return out;
 }

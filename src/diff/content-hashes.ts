@@ -1,10 +1,9 @@
 /**
  * content-hash-changed: both lockfiles record content hashes (src/contract/hashes.ts), an
- * item is on both sides, the diff found nothing in it, and yet its hash differs. The server sent
- * the same item in another form (the lockfile normalizes array order such as `required`;
- * the hash is over the order sent), or a lockfile was edited by hand. Lockfiles without recorded
- * hashes (written before them) are not compared: hashes derived from stored items would differ
- * from recorded ones for the same reason. Pure.
+ * item is on both sides, the diff found nothing in it, and yet its hash differs: it never should
+ * (the hash is over what the comparison reads), so a lockfile was edited by hand, or the item
+ * differs where the engine sees no change. Lockfiles without recorded hashes (written before
+ * them) are not compared. Pure.
  */
 import type { Contract } from "../contract/model.ts";
 import type { TargetKind } from "../contract/surface.ts";
@@ -59,7 +58,7 @@ export function diffContentHashes(oldC: Contract, newC: Contract, specs: readonl
         before: hash,
         after: other,
         message: "content hash changed, but nothing in the item did",
-        note: "The server sent the same item in another form (the lockfile stores `required` as a sorted set; the hash is over the order sent), or a lockfile was edited by hand. Clients that pin items by hash see a change.",
+        note: "The hash is over the whole item, so this should not happen: a lockfile's items or hashes were edited by hand, or the item changed in a way the comparison does not see. Clients that pin items by hash see a change.",
       });
     }
   }

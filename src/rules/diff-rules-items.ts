@@ -24,7 +24,7 @@ export const ITEM_RULE_ROWS = [
     output: "patch",
     summary: "an item's content hash changed while the item as stored did not",
     rationale:
-      "Each item's content hash is SHA-256 over its RFC 8785 canonical JSON as the server sent it; the lockfile stores the item normalized (`required` sorted as the set it is). When both lockfiles record hashes and only the hash differs, the server sent the same item in another form (array order, such as `required`), or a lockfile was edited by hand. It breaks no client, but pinning tools that hash what the server sends (tool pinning, signed declarations) see a changed item and may ask users to approve it again. Lockfiles written before hashes have none, and nothing is compared then.",
+      "Each item's content hash is SHA-256 over its RFC 8785 canonical JSON as the server sent it, with the arrays the lockfile stores as sets (each schema's `required`, a skill's files) in its order, so the hash covers exactly what the comparison reads. When both lockfiles record hashes and only the hash differs, a lockfile's items or hashes were edited by hand, or the item changed in a way the comparison does not see: it should never happen. It breaks no client, but pinning tools that hash what the server sends (tool pinning, signed declarations) see a changed item and may ask users to approve it again. Lockfiles written before hashes have none, and nothing is compared then.",
     example: '"hashes": {"tools": {"search": "sha256:5d1c…"}} → {"tools": {"search": "sha256:a3e0…"}}',
   },
 ] as const satisfies readonly DiffRuleRow[];

@@ -1,8 +1,8 @@
 /**
  * Content hashes and unmodelled fields end to end, with the compiled binary against the
  * fixture server (raw JSON on the wire): a lockfile keeps a field no MCP revision defines and
- * hashes each item as sent; `check` says when only a hash changed (the server reordered a
- * `required`), lists a changed unknown field under NOT MODELLED (minor, so --fail-on minor
+ * hashes each item as sent (its `required` a set: a server that reorders it changes nothing);
+ * `check` says when only a hash changed (a lockfile edited by hand), lists a changed unknown field under NOT MODELLED (minor, so --fail-on minor
  * fails), and reads a lockfile written before hashes without inventing a change.
  */
 import { describe, expect, test } from "bun:test";
@@ -31,17 +31,24 @@ describe("content hashes and unmodelled fields", () => {
     const { lock } = await baseline();
     const tool = lock.tools[0] as Record<string, unknown>;
     expect(tool.outputVariants).toEqual([{ mimeType: "text/csv" }]);
-    // Stored with `required` sorted; hashed in the order the server sent.
+    // Stored with `required` sorted, and hashed as the set it is: the same hash either way.
     expect((tool.inputSchema as { required: string[] }).required).toEqual(["n", "q"]);
     expect(lock.hashes).toEqual({ tools: { search: contentHash(search(["q", "n"], "text/csv")) } });
+    expect(lock.hashes).toEqual({ tools: { search: contentHash(search(["n", "q"], "text/csv")) } });
   });
 
-  test.concurrent("check says when only the hash changed, and passes", async () => {
-    const { file } = await baseline();
+  test.concurrent("a reordered required is no change; check says when only the hash changed, and passes", async () => {
+    const { file, lock } = await baseline();
     const same = await runCli(["check", "--baseline", file, ...fixtureTarget(server(["q", "n"]))]);
     expect(same.code).toBe(0);
     expect(same.stdout).toContain("no changes");
-    const reordered = await runCli(["check", "--baseline", file, ...fixtureTarget(server(["n", "q"]))]);
+    const reorderedRequired = await runCli(["check", "--baseline", file, ...fixtureTarget(server(["n", "q"]))]);
+    expect(reorderedRequired.code).toBe(0);
+    expect(reorderedRequired.stdout).toContain("no changes");
+    // A hash edited by hand: the item is the same, only its recorded hash differs.
+    const edited = { ...lock, hashes: { tools: { search: `sha256:${"0".repeat(64)}` } } };
+    writeFileSync(file, `${JSON.stringify(edited, null, 2)}\n`);
+    const reordered = await runCli(["check", "--baseline", file, ...fixtureTarget(server(["q", "n"]))]);
     expect(reordered.code).toBe(0);
     expect(reordered.stdout).toContain('tool "search": content hash changed, but nothing in the item did');
     expect(reordered.stdout).toContain("[content-hash-changed]");

@@ -82,7 +82,7 @@ beforeAll(async () => {
   }
 }, CASE_MS);
 
-describe("capturing the mock reproduces the contract byte for byte (but for the content hashes)", () => {
+describe("capturing the mock reproduces the contract byte for byte", () => {
   for (const era of ERAS) {
     test(
       `${era} era, over stdio`,

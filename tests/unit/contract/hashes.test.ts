@@ -6,7 +6,7 @@
 import { describe, expect, test } from "bun:test";
 import { type CaptureSession, captureSurface } from "../../../src/capture/capture.ts";
 import { serializeContract } from "../../../src/contract/canonical.ts";
-import { contentHash, hashList, hashSurface, surfaceHashes } from "../../../src/contract/hashes.ts";
+import { contentHash, hashList, hashSurface, jcsHash, surfaceHashes } from "../../../src/contract/hashes.ts";
 import { emptyContract, type JsonObject } from "../../../src/contract/model.ts";
 import { parseContract } from "../../../src/contract/read.ts";
 
@@ -29,9 +29,27 @@ describe("contentHash", () => {
     );
     expect(contentHash(reordered)).toBe(contentHash(ECHO));
     expect(contentHash({ ...ECHO, outputVariants: [] })).not.toBe(contentHash(ECHO));
-    const a = { name: "t", inputSchema: { required: ["a", "b"] } };
-    const b = { name: "t", inputSchema: { required: ["b", "a"] } };
+    const a = { name: "t", inputSchema: { enum: ["a", "b"] } };
+    const b = { name: "t", inputSchema: { enum: ["b", "a"] } };
     expect(contentHash(a)).not.toBe(contentHash(b));
+  });
+
+  test("takes the sets the lockfile sorts in its order: a schema's required, a skill's files; nothing else", () => {
+    const a = { name: "t", inputSchema: { properties: { p: { required: ["x", "y"] } }, required: ["a", "b"] } };
+    const b = { name: "t", inputSchema: { properties: { p: { required: ["y", "x"] } }, required: ["b", "a"] } };
+    expect(contentHash(b)).toBe(contentHash(a));
+    expect(contentHash(b)).toBe(jcsHash(a));
+    expect(jcsHash(b)).not.toBe(jcsHash(a));
+    // A value named "required" that is data, not a keyword (an enum value, a default), keeps its order.
+    const data = { name: "t", inputSchema: { default: { required: ["b", "a"] } } };
+    expect(contentHash(data)).toBe(jcsHash(data));
+    // Outside a schema, a field named required is the server's own.
+    const meta = { name: "t", _meta: { required: ["b", "a"] } };
+    expect(contentHash(meta)).toBe(jcsHash(meta));
+    const skill = (files: string[]) => ({ uri: "skill://s/SKILL.md", resources: files.map((uri) => ({ uri })) });
+    expect(contentHash(skill(["skill://s/b", "skill://s/SKILL.md"]), true)).toBe(
+      contentHash(skill(["skill://s/SKILL.md", "skill://s/b"]), true),
+    );
   });
 
   test("a list: one hash per identity, the sorted hashes of every copy of a duplicate", () => {
@@ -69,17 +87,20 @@ describe("capture and lockfile", () => {
     _meta: { traceparent: "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01", "com.example/x": 1 },
   };
 
-  test("a capture hashes each item as sent (required unsorted), without per-message _meta", async () => {
+  test("a capture hashes each item as sent, its sets in the lockfile's order, without per-message _meta", async () => {
     const contract = await captureSurface(fakeSession({ tools: [sent] }), []);
     const asSent = { ...sent, _meta: { "com.example/x": 1 } };
     expect(contract.hashes).toEqual({ tools: { search: contentHash(asSent) } });
-    // The lockfile sorts `required`; the hash stays that of the item as the server sent it.
+    // The lockfile sorts `required`: the stored item hashes the same, so an older lockfile's
+    // derived hashes, and a capture of the mock serving the stored item, agree with the record.
     const text = serializeContract(contract);
     const read = parseContract(text, "a.json");
     expect(read.tools[0]?.inputSchema).toEqual({ type: "object", properties: { q: {}, n: {} }, required: ["n", "q"] });
     expect(read.hashes?.tools?.search).toBe(contentHash(asSent));
-    expect(contentHash(read.tools[0] as JsonObject)).not.toBe(contentHash(asSent));
+    expect(contentHash(read.tools[0] as JsonObject)).toBe(contentHash(asSent));
     expect(surfaceHashes(read)).toEqual({ hashes: contract.hashes as never, derived: false });
+    const { hashes: _hashes, ...older } = read;
+    expect(surfaceHashes(older as never).hashes).toEqual(contract.hashes as never);
   });
 
   test("the hashes section is written last, keys sorted, and the file is byte-stable", async () => {
@@ -95,7 +116,7 @@ describe("capture and lockfile", () => {
   test("skills are hashed too, by the URI of their SKILL.md", () => {
     const skill = { uri: "skill://triage/SKILL.md", frontmatter: { name: "triage", description: "Sort issues." } };
     const withSkills = { ...emptyContract(), skills: [skill as never] };
-    expect(hashSurface(withSkills)).toEqual({ skills: { "skill://triage/SKILL.md": contentHash(skill) } });
+    expect(hashSurface(withSkills)).toEqual({ skills: { "skill://triage/SKILL.md": contentHash(skill, true) } });
   });
 
   test("a lockfile without hashes reads as before; its hashes are derived from what is stored", () => {
