@@ -87,6 +87,11 @@ started.`,
           `--cwd ${target.cwd} is not an existing directory, so the server cannot be started in it.`,
         );
       }
+      if (target.kind === "http" && options.port !== 0) {
+        // Before the recording is opened: a refused command line leaves no file behind.
+        const { assertNotSelf } = await import("../record/http-proxy.ts");
+        assertNotSelf(target.url, options.host, options.port);
+      }
       const say = (text: string) => writeErr(`${text}\n`);
       const maxMessageBytes = Math.floor(options.maxMessageSize * 1024 * 1024);
       guardStandardStreams();

@@ -175,11 +175,11 @@ export async function startHttpProxy(options: HttpProxyOptions): Promise<HttpPro
     );
   }
   const { port } = server.address() as AddressInfo;
-  if (isSelf(upstream, options.host, port)) {
+  try {
+    assertNotSelf(upstream, options.host, port);
+  } catch (error) {
     await new Promise((resolve) => server.close(resolve));
-    throw new UsageError(
-      `--url ${redactUrls(upstream.href)} is the proxy's own address (${options.host}:${port}): every request would be forwarded to itself. Give the server's URL, and a --port it does not use.`,
-    );
+    throw error;
   }
   const host = options.host.includes(":") ? `[${options.host}]` : options.host;
   // The upstream's query (it may carry a token) is added upstream, never shown: the client gets the path alone.
@@ -196,6 +196,18 @@ export async function startHttpProxy(options: HttpProxyOptions): Promise<HttpPro
 }
 
 const LOOPBACK = new Set(["localhost", "127.0.0.1", "[::1]", "::1", "0.0.0.0", "[::]"]);
+
+/**
+ * Refuses an upstream that is this very listener, which would forward every request to itself.
+ * The CLI asks before it opens the recording when --port names the port; the proxy asks again
+ * once it listens (a free port picked by 0 cannot be known before).
+ */
+export function assertNotSelf(upstream: URL, host: string, port: number): void {
+  if (!isSelf(upstream, host, port)) return;
+  throw new UsageError(
+    `--url ${redactUrls(upstream.href)} is the proxy's own address (${host}:${port}): every request would be forwarded to itself. Give the server's URL, and a --port it does not use.`,
+  );
+}
 
 /** Whether the upstream is this very listener: the same port on a loopback name or our address. */
 function isSelf(upstream: URL, host: string, port: number): boolean {

@@ -450,7 +450,17 @@ describe("processes and input", () => {
       expect(port.code).toBe(2);
       expect(port.stderr).toContain("--port needs --url");
       const self = await freePort();
-      const loop = await runCli(["record", "--url", `http://localhost:${self}/mcp`, "--port", String(self)]);
+      const looped = join(dir, "loop.jsonl");
+      const loop = await runCli([
+        "record",
+        "-o",
+        looped,
+        "--url",
+        `http://localhost:${self}/mcp`,
+        "--port",
+        String(self),
+      ]);
+      expect(existsSync(looped)).toBe(false);
       expect(loop.code).toBe(2);
       expect(loop.stderr).toContain("forwarded to itself");
       const none = await runCli(["record", "-o", join(dir, "y.jsonl")]);
