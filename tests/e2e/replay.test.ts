@@ -9,7 +9,16 @@ import { describe, expect, test } from "bun:test";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import Ajv2020 from "ajv/dist/2020.js";
-import { BUN, type CliResult, fixtureTarget, ROOT, runCli, startHttpFixture, tempDir } from "../helpers/cli.ts";
+import {
+  BUN,
+  type CliResult,
+  cliCommand,
+  fixtureTarget,
+  ROOT,
+  runCli,
+  startHttpFixture,
+  tempDir,
+} from "../helpers/cli.ts";
 
 const V2 = join(ROOT, "tests/fixtures/v2/server.ts");
 const EVERYTHING = join(ROOT, "node_modules/@modelcontextprotocol/server-everything/dist/index.js");
@@ -408,7 +417,7 @@ test.concurrent("a recording made by mock --record replays against the server it
   // The consumer's test: one call to the mock over stdio, recorded.
   const { Client } = await import("@modelcontextprotocol/sdk/client/index.js");
   const { StdioClientTransport } = await import("@modelcontextprotocol/sdk/client/stdio.js");
-  const cli = process.env.MCP_CONTRACT_BIN ? [join(ROOT, process.env.MCP_CONTRACT_BIN)] : [BUN, join(ROOT, "main.ts")];
+  const cli = cliCommand();
   const client = new Client({ name: "consumer", version: "1.0.0" });
   await client.connect(
     new StdioClientTransport({
