@@ -23,7 +23,7 @@ export interface ChangeTarget {
 }
 
 export interface Change {
-  /** Rule id from the registry (src/rules/diff-rules.ts). */
+  /** Rule id from the registry (src/rules/diff/). */
   rule: DiffRuleId;
   severity: Severity;
   target: ChangeTarget;

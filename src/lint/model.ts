@@ -1,6 +1,6 @@
 /**
  * Lint: quality and security findings on one surface (a Contract). Pure types; no I/O.
- * Each rule's metadata (id, level, summary, rationale) is in src/rules/lint-rules.ts; each
+ * Each rule's metadata (id, level, summary, rationale) is in src/rules/lint/; each
  * rules-*.ts module here exports the checks of one group, keyed by rule id, and
  * src/lint/catalog.ts gathers them.
  */

@@ -397,7 +397,7 @@ function checkHints(contract: Contract): Found[] {
   return out;
 }
 
-// ── each rule's check, by its id in src/rules/lint-rules.ts ─────────────────────────
+// ── each rule's check, by its id in src/rules/lint/ ───────────────────────────────────
 
 export const PROTOCOL_CHECKS = {
   "tool-name-invalid": checkToolNames,

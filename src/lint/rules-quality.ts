@@ -7,7 +7,7 @@
 import { jsonEqual } from "../contract/json-equal.ts";
 import { type Contract, isJsonObject, type Json, type JsonObject, type Tool } from "../contract/model.ts";
 import { pointer } from "../contract/pointer.ts";
-import { MAX_DESCRIPTION, MIN_DESCRIPTION } from "../rules/lint-rules.ts";
+import { MAX_DESCRIPTION, MIN_DESCRIPTION } from "../rules/lint/index.ts";
 import type { LintRuleId } from "../rules/registry.ts";
 import { thousands } from "../util/text.ts";
 import { type Found, found, perToolSchema, resolvePointer, SCHEMA_KEYS, show } from "./found.ts";
@@ -391,7 +391,7 @@ function checkTokenBudget(contract: Contract, options: { tokenBudget: number }):
   ];
 }
 
-// ── each rule's check, by its id in src/rules/lint-rules.ts ─────────────────────────
+// ── each rule's check, by its id in src/rules/lint/ ───────────────────────────────────
 
 export const QUALITY_CHECKS = {
   "tool-description-missing": checkToolDescriptionMissing,

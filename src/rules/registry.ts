@@ -5,8 +5,8 @@
  */
 import { HOST_RULE_ROWS } from "../lint/hosts/profiles.ts";
 import { suggest } from "../util/text.ts";
-import { DIFF_RULE_ROWS } from "./diff-rules.ts";
-import { LINT_RULE_ROWS } from "./lint-rules.ts";
+import { DIFF_RULE_ROWS } from "./diff/index.ts";
+import { LINT_RULE_ROWS } from "./lint/index.ts";
 import type { DiffRule, DiffRuleTrait, LintRule, Rule, RuleCatalog } from "./model.ts";
 
 export type DiffRuleId = (typeof DIFF_RULE_ROWS)[number]["id"];

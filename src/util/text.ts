@@ -7,7 +7,7 @@ export function plural(n: number, one: string, many = `${one}s`): string {
 
 /**
  * 10000 → "10,000", grouped by hand: Intl's set-up costs milliseconds at start-up, and a lookahead
- * pattern compiles on its first use (lint-rules.ts calls this while its module loads).
+ * pattern compiles on its first use (src/rules/lint/quality.ts calls this while its module loads).
  */
 export function thousands(n: number): string {
   const text = String(n);

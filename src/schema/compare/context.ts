@@ -9,7 +9,7 @@ import type { Json, JsonObject } from "../../contract/model.ts";
 import type { DiffRuleId } from "../../rules/registry.ts";
 
 export interface SchemaChange {
-  /** A diff rule of group "schema" (src/rules/diff-rules.ts). */
+  /** A diff rule of group "schema" (src/rules/diff/). */
   rule: DiffRuleId;
   /**
    * JSON Pointer from the schema root to the changed node. Segments are schema keywords

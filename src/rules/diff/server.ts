@@ -2,9 +2,9 @@
  * The diff rules of group "server": capabilities (in the spec's vocabulary), the protocol
  * version (which has a direction), the versions a modern server supports, instructions,
  * serverInfo and extensions.
- * src/rules/diff-rules.ts puts them after the prompt rules in the catalog. Pure data.
+ * src/rules/diff/index.ts puts them after the prompt rules in the catalog. Pure data.
  */
-import type { DiffRuleRow } from "./model.ts";
+import type { DiffRuleRow } from "../model.ts";
 
 export const SERVER_RULE_ROWS = [
   {

@@ -3,9 +3,9 @@
  * (SEP-2640, `io.modelcontextprotocol/skills`), each addressed by the URI of its SKILL.md and
  * carrying its frontmatter and a manifest of its files with SHA-256 digests. A skill's
  * description is judged by description-changed and the security drift lens, as a tool's is.
- * src/rules/diff-rules.ts puts them after the prompt rules in the catalog. Pure data.
+ * src/rules/diff/index.ts puts them after the prompt rules in the catalog. Pure data.
  */
-import type { DiffRuleRow } from "./model.ts";
+import type { DiffRuleRow } from "../model.ts";
 
 export const SKILL_RULE_ROWS = [
   {

@@ -1,10 +1,11 @@
 /**
  * The diff rules of group "schema": how an edit to a tool's inputSchema or outputSchema is
  * judged, with one severity for what callers send (input) and one for what they receive
- * (output). src/rules/diff-rules.ts puts them first in the catalog. Pure data.
+ * (output). src/rules/diff/index.ts puts them first in the catalog. Pure data.
  */
-import { ANNOTATION_RULE_ROWS } from "./diff-rules-annotations.ts";
-import type { DiffRuleRow } from "./model.ts";
+
+import type { DiffRuleRow } from "../model.ts";
+import { ANNOTATION_RULE_ROWS } from "./annotations.ts";
 
 export const SCHEMA_RULE_ROWS = [
   {
@@ -628,6 +629,6 @@ export const SCHEMA_RULE_ROWS = [
       "Only local references (#/$defs/…, #/definitions/…) can be followed; a changed remote reference is judged breaking so that a person reviews it.",
     example: '"$ref": "https://example.com/a.json" → "…/b.json"',
   },
-  // Annotations: keywords that validate nothing (src/rules/diff-rules-annotations.ts).
+  // Annotations: keywords that validate nothing (src/rules/diff/annotations.ts).
   ...ANNOTATION_RULE_ROWS,
 ] as const satisfies readonly DiffRuleRow[];

@@ -1,10 +1,10 @@
 /**
  * The diff rules of group "item": what any item of the surface (tool, resource, resource
  * template, prompt; skills for the content hash) can show beyond its own kind's rules. A field the engine does not model
- * changed, or the item's content hash changed while nothing in the item did. src/rules/diff-rules.ts
+ * changed, or the item's content hash changed while nothing in the item did. src/rules/diff/index.ts
  * puts them after the skill rules in the catalog. Pure data.
  */
-import type { DiffRuleRow } from "./model.ts";
+import type { DiffRuleRow } from "../model.ts";
 
 export const ITEM_RULE_ROWS = [
   {

@@ -1,10 +1,10 @@
 /**
  * The diff rules of group "schema" for keywords that validate nothing: the dialect,
  * defaults, deprecation, readOnly/writeOnly, texts and unknown keywords. They change no set
- * of valid values; src/rules/diff-rules-schema.ts lists them last among the schema rules.
+ * of valid values; src/rules/diff/schema.ts lists them last among the schema rules.
  * Pure data.
  */
-import type { DiffRuleRow } from "./model.ts";
+import type { DiffRuleRow } from "../model.ts";
 
 export const ANNOTATION_RULE_ROWS = [
   {
