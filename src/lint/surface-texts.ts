@@ -33,42 +33,82 @@ export interface SurfaceText {
 /** Keywords whose values are data, not schemas: never walked (enum/const strings are taken apart). */
 const SCHEMA_DATA = new Set(["default", "examples", "const", "enum", "required"]);
 
-function walkSchema(
-  node: Json | undefined,
-  path: string,
-  add: (path: string, text: string, role: "name" | "text") => void,
-) {
+/**
+ * Where a schema text sits: its pointer is built from its parent's only when read. Most texts
+ * never get a finding, and a pointer string per text (955k on a 10,000-tool surface whose
+ * schemas all differ) was most of what collecting them allocated.
+ */
+class Place {
+  private cached: string | undefined;
+  constructor(
+    private readonly parent: Place | undefined,
+    /** The root's pointer, or the segment under the parent. */
+    private readonly segment: string | number,
+  ) {}
+  get path(): string {
+    this.cached ??= this.parent === undefined ? (this.segment as string) : pointer(this.parent.path, this.segment);
+    return this.cached;
+  }
+}
+
+/** A text of a tool schema, its path built when read (see Place). */
+class SchemaText implements SurfaceText {
+  readonly kind = "tool";
+  quiet: boolean | undefined = undefined;
+  plain: boolean | undefined = undefined;
+  constructor(
+    readonly name: string,
+    private readonly at: Place,
+    private readonly segment: string | number,
+    readonly text: string,
+    readonly role: "name" | "text",
+  ) {}
+  get path(): string {
+    return pointer(this.at.path, this.segment);
+  }
+}
+
+/** A text as a plain object under `name` (a class's getter would not survive a spread). */
+function named(t: SurfaceText, name: string): SurfaceText {
+  return { kind: t.kind, name, path: t.path, text: t.text, role: t.role };
+}
+
+type AddText = (at: Place, segment: string | number, text: string, role: "name" | "text") => void;
+
+function walkSchema(node: Json | undefined, at: Place, add: AddText) {
   if (Array.isArray(node)) {
-    node.forEach((item, i) => {
-      walkSchema(item, pointer(path, i), add);
-    });
+    for (let i = 0; i < node.length; i++) {
+      const item = node[i];
+      // Only an object or a list can hold a text.
+      if (item !== null && typeof item === "object") walkSchema(item, new Place(at, i), add);
+    }
     return;
   }
   if (!isJsonObject(node)) return;
   // for...in, not Object.entries: a pair per key was a fifth of this walk on big surfaces.
   for (const key in node) {
     const value = node[key] as Json;
-    // Most keywords hold a number, a boolean or a type name: no pointer is built for them.
     if (value === null || typeof value !== "object") {
       if ((key === "description" || key === "title" || key === "const") && typeof value === "string") {
-        add(pointer(path, key), value, "text");
+        add(at, key, value, "text");
       }
       continue;
     }
-    const here = pointer(path, key);
-    if ((key === "description" || key === "title") && typeof value === "string") add(here, value, "text");
-    else if (key === "enum" && Array.isArray(value)) {
-      value.forEach((v, i) => {
-        if (typeof v === "string") add(pointer(here, i), v, "text");
-      });
-    } else if (key === "const" && typeof value === "string") add(here, value, "text");
-    else if (key === "properties" && isJsonObject(value)) {
-      for (const prop in value) {
-        const at = pointer(here, prop);
-        add(at, prop, "name");
-        walkSchema(value[prop], at, add);
+    if (key === "enum" && Array.isArray(value)) {
+      let here: Place | undefined;
+      for (let i = 0; i < value.length; i++) {
+        const v = value[i];
+        if (typeof v !== "string") continue;
+        here ??= new Place(at, key);
+        add(here, i, v, "text");
       }
-    } else if (!SCHEMA_DATA.has(key)) walkSchema(value, here, add);
+    } else if (key === "properties" && isJsonObject(value)) {
+      const here = new Place(at, key);
+      for (const prop in value) {
+        add(here, prop, prop, "name");
+        walkSchema(value[prop], new Place(here, prop), add);
+      }
+    } else if (!SCHEMA_DATA.has(key)) walkSchema(value, new Place(at, key), add);
   }
 }
 
@@ -125,9 +165,7 @@ const COUNTS = new WeakMap<TextUnit[], number>();
 
 /** Every human/model-readable text of the surface, with where it is (the drift lens reads these). */
 export function surfaceTexts(contract: Contract): SurfaceText[] {
-  return textUnits(contract).flatMap((unit) =>
-    unit.tool === undefined ? unit.texts : unit.texts.map((t) => ({ ...t, name: unit.tool as string })),
-  );
+  return textUnits(contract).flatMap((unit) => unit.texts.map((t) => named(t, unit.tool ?? t.name)));
 }
 
 function collectUnits(contract: Contract): TextUnit[] {
@@ -142,7 +180,7 @@ function collectUnits(contract: Contract): TextUnit[] {
       const value = obj[field];
       if (typeof value === "string") add(`/${field}`, value, field === "name" ? "name" : "text");
     }
-    return add;
+    return Object.assign(add, { texts });
   };
   if (typeof contract.instructions === "string") {
     units.push({
@@ -162,14 +200,17 @@ function collectUnits(contract: Contract): TextUnit[] {
       const schema = tool[key];
       const shape = shapes[key][index] ?? -1;
       if (shape === -1) {
-        walkSchema(schema, `/${key}`, add);
+        // No shape: the schema's texts are the tool's own.
+        walkSchema(schema, new Place(undefined, `/${key}`), (at, segment, text, role) => {
+          add.texts.push(new SchemaText(tool.name, at, segment, text, role));
+        });
         return;
       }
       let known = shared[k]!.get(shape);
       if (!known) {
         const collected: SurfaceText[] = [];
-        walkSchema(schema, `/${key}`, (path, text, role) => {
-          collected.push({ kind: "tool", name: "", path, text, role });
+        walkSchema(schema, new Place(undefined, `/${key}`), (at, segment, text, role) => {
+          collected.push(new SchemaText("", at, segment, text, role));
         });
         known = { texts: collected, slot: slots++ };
         shared[k]!.set(shape, known);
@@ -253,7 +294,7 @@ export function scanSurface(
     }
     if (found.length === 0) continue;
     if (ownMatters) {
-      for (const t of texts) if (role === undefined || t.role === role) out.push(...scan({ ...t, name }, name));
+      for (const t of texts) if (role === undefined || t.role === role) out.push(...scan(named(t, name), name));
       continue;
     }
     for (const f of found) out.push({ ...f, target: { kind: "tool", name } });

@@ -12,7 +12,7 @@ import type { Contract, JsonObject, Tool } from "../../../src/contract/model.ts"
 import { lintContract } from "../../../src/lint/lint.ts";
 import type { Finding } from "../../../src/lint/model.ts";
 import { INTENT_GATE_MIN } from "../../../src/lint/rules-security.ts";
-import { textCount } from "../../../src/lint/surface-texts.ts";
+import { surfaceTexts, textCount } from "../../../src/lint/surface-texts.ts";
 import { LINT_RULES } from "../../../src/rules/registry.ts";
 import { contract } from "../diff/helpers.ts";
 
@@ -60,5 +60,31 @@ describe("security rules on a big surface of distinct schemas", () => {
     const alone = tools.flatMap((t) => security(lintContract(contract({ tools: [structuredClone(t)] }))));
     const order = (f: Finding) => `${f.rule}\u0000${f.target.name}\u0000${f.path}\u0000${f.message}`;
     expect(found.map(order).sort()).toEqual(alone.map(order).sort());
+  });
+});
+
+describe("schema texts", () => {
+  test("carry the pointers of where they are, built only when read, shared schemas under each tool's name", () => {
+    const input: JsonObject = {
+      type: "object",
+      title: "Input",
+      properties: {
+        "a/b": { type: ["string", "null"], description: "Slash ~ name", enum: ["x", 1, "y"] },
+        list: { items: [{ const: "c" }, { anyOf: [{ title: "deep" }] }], default: { description: "data" } },
+      },
+    };
+    const tools: Tool[] = ["one", "two"].map((name) => ({ name, inputSchema: structuredClone(input) }));
+    const texts = surfaceTexts(contract({ tools })).map((t) => [t.name, t.path, t.role, t.text].join(" | "));
+    const schema = (name: string) => [
+      `${name} | /inputSchema/title | text | Input`,
+      `${name} | /inputSchema/properties/a~1b | name | a/b`,
+      `${name} | /inputSchema/properties/a~1b/description | text | Slash ~ name`,
+      `${name} | /inputSchema/properties/a~1b/enum/0 | text | x`,
+      `${name} | /inputSchema/properties/a~1b/enum/2 | text | y`,
+      `${name} | /inputSchema/properties/list | name | list`,
+      `${name} | /inputSchema/properties/list/items/0/const | text | c`,
+      `${name} | /inputSchema/properties/list/items/1/anyOf/0/title | text | deep`,
+    ];
+    expect(texts).toEqual(["one | /name | name | one", ...schema("one"), "two | /name | name | two", ...schema("two")]);
   });
 });
