@@ -257,6 +257,8 @@ function collectUnits(contract: Contract): TextUnit[] {
  * asked once and kept on the unit (for a shared unit, on the object every tool of its shape
  * points to), so the next rule scans only those: most texts of a big surface are silent, and a
  * unit often holds a few that are not, so a verdict per unit skipped little.
+ * In a shared unit (every text a tool's, `own` unknown) whether `scan` finds anything must
+ * depend on the text alone, not on its path: a text found clean there is not scanned again.
  */
 export function scanSurface(
   contract: Contract,
@@ -268,6 +270,9 @@ export function scanSurface(
   const out: Found[] = [];
   // Each shared unit's findings, by its slot: scanned once for all the tools of its shape.
   const shared: (Found[] | undefined)[] = [];
+  // Texts of shared units the rule found nothing in: the same text in another schema is not
+  // scanned again (schemas that all differ still repeat most of their wording).
+  const clean = new Set<string>();
   for (const unit of textUnits(contract)) {
     const name = unit.tool;
     let texts = unit.texts;
@@ -288,8 +293,14 @@ export function scanSurface(
     const slot = unit.slot as number;
     let found = shared[slot];
     if (!found) {
-      found = [];
-      for (const t of texts) if (role === undefined || t.role === role) found.push(...scan(t, undefined));
+      found = NO_FINDINGS;
+      for (const t of texts) {
+        if ((role !== undefined && t.role !== role) || clean.has(t.text)) continue;
+        const more = scan(t, undefined);
+        if (more.length === 0) clean.add(t.text);
+        else if (found === NO_FINDINGS) found = [...more];
+        else found.push(...more);
+      }
       shared[slot] = found;
     }
     if (found.length === 0) continue;
@@ -301,6 +312,9 @@ export function scanSurface(
   }
   return out;
 }
+
+/** A shared unit's findings when the rule found none (never added to). */
+const NO_FINDINGS: Found[] = [];
 
 /** The texts `silent` does not clear, in order (the list itself when it clears none). */
 function loudTexts(texts: SurfaceText[], silent: (t: SurfaceText) => boolean): SurfaceText[] {
