@@ -6,7 +6,7 @@
  */
 import type { EraSetting } from "../connect/era.ts";
 import type { Opening, Session } from "../connect/session.ts";
-import { hashSurface } from "../contract/hashes.ts";
+import { hashEarly, hashSurface } from "../contract/hashes.ts";
 import {
   type CaptureFacts,
   type ClientCapability,
@@ -158,24 +158,25 @@ function clearChanged(session: CaptureSession, list: SurfaceList): void {
   session.changedLists.delete(list.capability);
 }
 
-/** Follow nextCursor until the list ends, refusing cursors that would loop forever. */
+/**
+ * Follow nextCursor until the list ends, refusing cursors that would loop forever. Each page's
+ * items are hashed (src/contract/hashes.ts) once the next page is asked for, so that hashing a
+ * big list overlaps the server's work on its next page instead of adding to the capture.
+ */
 async function drain(session: CaptureSession, list: SurfaceList | typeof SKILLS_LIST): Promise<JsonObject[]> {
   const items: JsonObject[] = [];
   const seenCursors = new Set<string>();
-  let cursor: string | undefined;
+  const ask = (page: number, cursor?: string) =>
+    session.request(
+      list.method,
+      cursor === undefined ? undefined : { cursor },
+      page > 1 ? `${list.method} (page ${page})` : list.method,
+    );
+  let pending = ask(1);
   for (let page = 1; ; page++) {
-    if (page > MAX_PAGES) {
-      throw new ServerError(
-        `${list.method} was still returning a nextCursor after ${MAX_PAGES} pages (${items.length} items so far); the server's pagination never ends. Fix its cursor handling.`,
-      );
-    }
     let result: JsonObject;
     try {
-      result = await session.request(
-        list.method,
-        cursor === undefined ? undefined : { cursor },
-        page > 1 ? `${list.method} (page ${page})` : list.method,
-      );
+      result = await pending;
     } catch (error) {
       // A server that advertises a capability but lacks the method has an empty list.
       if ((error as { cause?: { code?: unknown } }).cause?.code === METHOD_NOT_FOUND && page === 1) return [];
@@ -197,18 +198,29 @@ async function drain(session: CaptureSession, list: SurfaceList | typeof SKILLS_
     });
     items.push(...(pageItems as JsonObject[]));
     const next = result.nextCursor;
-    if (next === undefined || next === null) return items;
-    if (typeof next !== "string") {
-      throw new ServerError(
-        `the server's ${list.method} result has a nextCursor that is not a string (${JSON.stringify(next)}).`,
-      );
+    const last = next === undefined || next === null;
+    if (!last) {
+      if (typeof next !== "string") {
+        throw new ServerError(
+          `the server's ${list.method} result has a nextCursor that is not a string (${JSON.stringify(next)}).`,
+        );
+      }
+      if (seenCursors.has(next)) {
+        throw new ServerError(
+          `${list.method} returned the cursor ${JSON.stringify(next.slice(0, 80))} a second time (page ${page}); following it would loop forever. The server's pagination is broken: each nextCursor must lead to a new page.`,
+        );
+      }
+      if (page + 1 > MAX_PAGES) {
+        throw new ServerError(
+          `${list.method} was still returning a nextCursor after ${MAX_PAGES} pages (${items.length} items so far); the server's pagination never ends. Fix its cursor handling.`,
+        );
+      }
+      seenCursors.add(next);
+      pending = ask(page + 1, next);
+      // A page failed early must not go unhandled while this one is hashed; it is awaited above.
+      pending.catch(() => undefined);
     }
-    if (seenCursors.has(next)) {
-      throw new ServerError(
-        `${list.method} returned the cursor ${JSON.stringify(next.slice(0, 80))} a second time (page ${page}); following it would loop forever. The server's pagination is broken: each nextCursor must lead to a new page.`,
-      );
-    }
-    seenCursors.add(next);
-    cursor = next;
+    hashEarly(pageItems as JsonObject[], list === SKILLS_LIST);
+    if (last) return items;
   }
 }

@@ -32,6 +32,7 @@ import { withSetsSorted } from "./canonical.ts";
 import { canonicalize } from "./jcs.ts";
 import type { Contract, Json, JsonObject } from "./model.ts";
 import { SKILLS_LIST, SURFACE_LISTS } from "./model.ts";
+import { withoutMessageMeta } from "./noise.ts";
 
 export const HASH_PREFIX = "sha256:";
 /** A content hash as the lockfile writes it. */
@@ -82,6 +83,25 @@ export function contentHash(item: JsonObject, skill = false): string {
   return jcsHash(withSetsSorted(item, skill));
 }
 
+/**
+ * Hashes taken while a capture still waits for the next page (src/capture/capture.ts), by item:
+ * the hash is a function of the item, which a capture never changes, so hashList takes it from
+ * here. Items that carry per-message `_meta` are left to hashList (it hashes them without).
+ */
+const early = new WeakMap<object, string>();
+
+/** Hashes a page of items now, for hashList to find; an item the boundary will refuse (a non-finite number, too deep) is left for it to refuse. */
+export function hashEarly(items: readonly JsonObject[], skills = false): void {
+  for (const item of items) {
+    if (withoutMessageMeta(item) !== item) continue;
+    try {
+      early.set(item, contentHash(item, skills));
+    } catch {
+      // hashList, after the boundary check, never meets it.
+    }
+  }
+}
+
 /** The lists items live in, with their identity field: the four lists, then skills. */
 const HASHED_LISTS: readonly { key: string; id: string }[] = [...SURFACE_LISTS, SKILLS_LIST];
 
@@ -91,7 +111,7 @@ export function hashList(items: readonly JsonObject[], id: string, skills = fals
   for (const item of items) {
     const identity = item[id];
     if (typeof identity !== "string") continue;
-    const hash = contentHash(item, skills);
+    const hash = early.get(item) ?? contentHash(item, skills);
     const hashes = byId.get(identity);
     if (hashes) hashes.push(hash);
     else byId.set(identity, [hash]);
