@@ -1,3 +1,8 @@
+/**
+ * Witnesses checked by an independent validator: every witness findWitness returns is validated
+ * against both schemas by fresh ajv instances (the external validator is why this file is in the
+ * conformance tier: compiling a schema per case costs about 0.2 s).
+ */
 import { describe, expect, test } from "bun:test";
 import Ajv from "ajv";
 import Ajv2020 from "ajv/dist/2020";
