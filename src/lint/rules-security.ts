@@ -21,7 +21,7 @@ import { detectOverride, OVERRIDE_TRIGGER } from "./intent/override.ts";
 import { detectRemoteCode, mayRunRemoteCode, REMOTE_CODE_TRIGGERS } from "./intent/remote-code.ts";
 import { detectSecretAccess, maySeekSecrets, SECRET_TRIGGERS } from "./intent/secrets.ts";
 import type { Finding, LintCheck, LintOptions } from "./model.ts";
-import { type SurfaceText, scanSurface, sentencesOf, textCount } from "./surface-texts.ts";
+import { type SurfaceText, scanSurface, sentencesOf, textsAtLeast } from "./surface-texts.ts";
 import {
   charLabel,
   entropy,
@@ -319,8 +319,8 @@ export function intentTriggers(): RegExp[] {
 
 /**
  * scanSurface for a security rule: on big surfaces, a text that is plain, holds no blob-length
- * run and is quiet gets no finding from any of the eleven rules, so after the first rule asks
- * (the answer is kept on its unit) the others skip it without a call.
+ * run and is quiet gets no finding from any of the eleven rules, so it is not even kept when the
+ * texts are collected (once, for all of them).
  */
 function scanTexts(
   contract: Contract,
@@ -338,7 +338,7 @@ function silentText(t: SurfaceText): boolean {
 
 /** Whether the surface has texts enough for the one test to pay. */
 function gateWorthIt(contract: Contract): boolean {
-  return textCount(contract) >= INTENT_GATE_MIN;
+  return textsAtLeast(contract, INTENT_GATE_MIN);
 }
 
 /** Whether no intent rule can find anything in this text (remembered on the text). */

@@ -123,19 +123,18 @@ interface TextUnit {
   tool?: string;
   /** For a shared schema unit: where its texts are among the shared ones (scanSurface keeps their findings there). */
   slot?: number;
-  /** For a shared schema unit: what its tools share, where scanSurface keeps its loud texts. */
-  shared?: Loud;
-  /** For an item's unit: its texts that scanSurface's `silent` did not clear, kept for the next rule. */
-  loud?: SurfaceText[];
 }
 
-interface Loud {
-  loud?: SurfaceText[];
+/** Which texts a collection keeps (all when undefined), and where it may stop. */
+interface Collect {
+  keep?: (t: SurfaceText) => boolean;
+  /** Stop after the tool at which this many texts were seen (the units are then incomplete). */
+  stopAt?: number;
 }
 
 /**
- * Every security rule reads the same texts, so they are collected once per contract, and again
- * when lintContract indexes it afresh (by the index, which a fresh run replaces).
+ * Every text of the surface, collected once per contract, and again when lintContract indexes
+ * it afresh (by the index, which a fresh run replaces); the drift lens reads these.
  */
 const UNITS = new WeakMap<object, TextUnit[]>();
 
@@ -143,39 +142,67 @@ export function textUnits(contract: Contract): TextUnit[] {
   const index = indexShapes(contract);
   let units = UNITS.get(index);
   if (!units) {
-    units = collectUnits(contract);
+    units = collectUnits(contract, {}).units;
     UNITS.set(index, units);
   }
   return units;
 }
 
-/** How many texts a security rule visits on the surface (a shared schema unit once per tool of its shape). */
-export function textCount(contract: Contract): number {
-  const units = textUnits(contract);
-  let n = COUNTS.get(units);
-  if (n === undefined) {
-    n = 0;
-    for (const unit of units) n += unit.texts.length;
-    COUNTS.set(units, n);
+/**
+ * The texts the security rules scan on a big surface: those `silent` does not clear, collected
+ * once per contract and index for every rule (the silent ones are never kept: on a 10,000-tool
+ * surface whose schemas all differ they were 815k of 955k texts, most of lint's live memory).
+ */
+const LOUD = new WeakMap<object, TextUnit[]>();
+
+function loudUnits(contract: Contract, silent: (t: SurfaceText) => boolean): TextUnit[] {
+  const index = indexShapes(contract);
+  let units = LOUD.get(index);
+  if (!units) {
+    units = collectUnits(contract, { keep: (t) => !silent(t) }).units;
+    LOUD.set(index, units);
   }
-  return n;
+  return units;
 }
 
-const COUNTS = new WeakMap<TextUnit[], number>();
+/**
+ * Whether a security rule visits at least `min` texts on the surface (a shared schema unit
+ * once per tool of its shape). Counted without keeping a text, and only until `min`.
+ */
+export function textsAtLeast(contract: Contract, min: number): boolean {
+  const index = indexShapes(contract);
+  let known = ENOUGH.get(index);
+  if (known?.min !== min) {
+    known = { min, enough: collectUnits(contract, { keep: () => false, stopAt: min }).seen >= min };
+    ENOUGH.set(index, known);
+  }
+  return known.enough;
+}
+
+const ENOUGH = new WeakMap<object, { min: number; enough: boolean }>();
 
 /** Every human/model-readable text of the surface, with where it is (the drift lens reads these). */
 export function surfaceTexts(contract: Contract): SurfaceText[] {
   return textUnits(contract).flatMap((unit) => unit.texts.map((t) => named(t, unit.tool ?? t.name)));
 }
 
-function collectUnits(contract: Contract): TextUnit[] {
+/**
+ * The units of the surface's texts, of those `collect.keep` keeps, and how many texts were
+ * seen (kept or not; a shared schema unit's once per tool of its shape).
+ */
+function collectUnits(contract: Contract, collect: Collect): { units: TextUnit[]; seen: number } {
   const units: TextUnit[] = [];
+  const keep = collect.keep;
+  let seen = 0;
+  /** Adds a text to a unit's list, if kept. */
+  const put = (texts: SurfaceText[], t: SurfaceText) => {
+    seen++;
+    if (keep === undefined || keep(t)) texts.push(t);
+  };
   const item = (kind: TargetKind, name: string, obj: JsonObject, fields: readonly string[]) => {
     const texts: SurfaceText[] = [];
     units.push({ texts });
-    const add = (path: string, text: string, role: "name" | "text") => {
-      texts.push({ kind, name, path, text, role });
-    };
+    const add = (path: string, text: string, role: "name" | "text") => put(texts, { kind, name, path, text, role });
     for (const field of fields) {
       const value = obj[field];
       if (typeof value === "string") add(`/${field}`, value, field === "name" ? "name" : "text");
@@ -183,14 +210,17 @@ function collectUnits(contract: Contract): TextUnit[] {
     return Object.assign(add, { texts });
   };
   if (typeof contract.instructions === "string") {
-    units.push({
-      texts: [{ kind: "server", name: "", path: "/instructions", text: contract.instructions, role: "text" }],
-    });
+    const texts: SurfaceText[] = [];
+    units.push({ texts });
+    put(texts, { kind: "server", name: "", path: "/instructions", text: contract.instructions, role: "text" });
   }
-  const shared = SCHEMA_KEYS.map(() => new Map<number, { texts: SurfaceText[]; slot: number; loud?: SurfaceText[] }>());
+  const shared = SCHEMA_KEYS.map(() => new Map<number, { texts: SurfaceText[]; slot: number; count: number }>());
   let slots = 0;
   const { shapes } = indexShapes(contract);
-  contract.tools.forEach((tool, index) => {
+  const tools = contract.tools;
+  for (let index = 0; index < tools.length; index++) {
+    if (collect.stopAt !== undefined && seen >= collect.stopAt) return { units, seen };
+    const tool = tools[index]!;
     const add = item("tool", tool.name, tool, ["name", "title", "description"]);
     const annotations = tool.annotations;
     if (isJsonObject(annotations) && typeof annotations.title === "string") {
@@ -202,24 +232,23 @@ function collectUnits(contract: Contract): TextUnit[] {
       if (shape === -1) {
         // No shape: the schema's texts are the tool's own.
         walkSchema(schema, new Place(undefined, `/${key}`), (at, segment, text, role) => {
-          add.texts.push(new SchemaText(tool.name, at, segment, text, role));
+          put(add.texts, new SchemaText(tool.name, at, segment, text, role));
         });
         return;
       }
       let known = shared[k]!.get(shape);
       if (!known) {
-        const collected: SurfaceText[] = [];
+        const texts: SurfaceText[] = [];
+        const before = seen;
         walkSchema(schema, new Place(undefined, `/${key}`), (at, segment, text, role) => {
-          collected.push(new SchemaText("", at, segment, text, role));
+          put(texts, new SchemaText("", at, segment, text, role));
         });
-        known = { texts: collected, slot: slots++ };
+        known = { texts, slot: slots++, count: seen - before };
         shared[k]!.set(shape, known);
-      }
-      if (known.texts.length > 0) {
-        units.push({ texts: known.texts, tool: tool.name, slot: known.slot, shared: known });
-      }
+      } else seen += known.count;
+      if (known.texts.length > 0) units.push({ texts: known.texts, tool: tool.name, slot: known.slot });
     });
-  });
+  }
   for (const prompt of contract.prompts) {
     const add = item("prompt", prompt.name, prompt, ["name", "title", "description"]);
     if (Array.isArray(prompt.arguments)) {
@@ -244,7 +273,7 @@ function collectUnits(contract: Contract): TextUnit[] {
     if (typeof front.name === "string") add("/frontmatter/name", front.name, "name");
     if (typeof front.description === "string") add("/frontmatter/description", front.description, "text");
   }
-  return units;
+  return { units, seen };
 }
 
 /**
@@ -253,10 +282,8 @@ function collectUnits(contract: Contract): TextUnit[] {
  * a text belongs to; in a shared unit it is unknown, which can only add findings (a tool may
  * name itself), so when `ownMatters` and the unit has findings, each tool's texts are scanned
  * again with their own name. `silent`, when given, says of a text that no rule of the callers
- * finds anything in it: such texts are not scanned. Which texts of a unit are not silent is
- * asked once and kept on the unit (for a shared unit, on the object every tool of its shape
- * points to), so the next rule scans only those: most texts of a big surface are silent, and a
- * unit often holds a few that are not, so a verdict per unit skipped little.
+ * finds anything in it: such texts are not collected (loudUnits), so no rule scans them; it
+ * must be the same function for every caller of a run.
  * In a shared unit (every text a tool's, `own` unknown) whether `scan` finds anything must
  * depend on the text alone, not on its path: a text found clean there is not scanned again.
  */
@@ -273,15 +300,9 @@ export function scanSurface(
   // Texts of shared units the rule found nothing in: the same text in another schema is not
   // scanned again (schemas that all differ still repeat most of their wording).
   const clean = new Set<string>();
-  for (const unit of textUnits(contract)) {
+  for (const unit of silent === undefined ? textUnits(contract) : loudUnits(contract, silent)) {
     const name = unit.tool;
-    let texts = unit.texts;
-    if (silent !== undefined) {
-      const memo = name === undefined ? unit : (unit.shared as Loud);
-      memo.loud ??= loudTexts(texts, silent);
-      texts = memo.loud;
-      if (texts.length === 0) continue;
-    }
+    const texts = unit.texts;
     if (name === undefined) {
       for (const t of texts) {
         if (role !== undefined && t.role !== role) continue;
@@ -315,18 +336,6 @@ export function scanSurface(
 
 /** A shared unit's findings when the rule found none (never added to). */
 const NO_FINDINGS: Found[] = [];
-
-/** The texts `silent` does not clear, in order (the list itself when it clears none). */
-function loudTexts(texts: SurfaceText[], silent: (t: SurfaceText) => boolean): SurfaceText[] {
-  let loud: SurfaceText[] | undefined;
-  for (let i = 0; i < texts.length; i++) {
-    const t = texts[i]!;
-    if (!silent(t)) {
-      if (loud !== undefined) loud.push(t);
-    } else loud ??= texts.slice(0, i);
-  }
-  return loud ?? texts;
-}
 
 /**
  * The sentences of a surface text with their own text, remembered for the next rule: five

@@ -12,7 +12,7 @@ import type { Contract, JsonObject, Tool } from "../../../src/contract/model.ts"
 import { lintContract } from "../../../src/lint/lint.ts";
 import type { Finding } from "../../../src/lint/model.ts";
 import { INTENT_GATE_MIN } from "../../../src/lint/rules-security.ts";
-import { surfaceTexts, textCount } from "../../../src/lint/surface-texts.ts";
+import { surfaceTexts, textsAtLeast } from "../../../src/lint/surface-texts.ts";
 import { LINT_RULES } from "../../../src/rules/registry.ts";
 import { contract } from "../diff/helpers.ts";
 
@@ -54,7 +54,7 @@ describe("security rules on a big surface of distinct schemas", () => {
   test("find on each tool what they find on it alone", () => {
     const tools = Array.from({ length: 180 }, (_, i) => tool(i));
     const big: Contract = contract({ tools });
-    expect(textCount(big)).toBeGreaterThanOrEqual(INTENT_GATE_MIN);
+    expect(textsAtLeast(big, INTENT_GATE_MIN)).toBe(true);
     const found = security(lintContract(big));
     expect(found.length).toBeGreaterThan(180);
     const alone = tools.flatMap((t) => security(lintContract(contract({ tools: [structuredClone(t)] }))));
@@ -86,5 +86,18 @@ describe("schema texts", () => {
       `${name} | /inputSchema/properties/list/items/1/anyOf/0/title | text | deep`,
     ];
     expect(texts).toEqual(["one | /name | name | one", ...schema("one"), "two | /name | name | two", ...schema("two")]);
+  });
+});
+
+describe("the count of texts that decides whether the security rules skip silent ones", () => {
+  test("counts a shared schema's texts once per tool of its shape, and stops at the bound asked", () => {
+    const properties: JsonObject = {};
+    for (let p = 0; p < 5; p++) properties[`p${p}`] = { type: "string", description: `Field ${p}` };
+    const tools: Tool[] = ["a", "b", "c"].map((name) => ({ name, inputSchema: { type: "object", properties } }));
+    // Each tool: its name, then five property names and five descriptions.
+    const surface = contract({ tools, instructions: "Be brief." });
+    expect(textsAtLeast(surface, 34)).toBe(true);
+    expect(textsAtLeast(surface, 35)).toBe(false);
+    expect(surfaceTexts(surface)).toHaveLength(34);
   });
 });
