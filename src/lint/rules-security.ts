@@ -331,9 +331,13 @@ function scanTexts(
   return scanSurface(contract, role, scan, ownMatters, gateWorthIt(contract) ? silentText : undefined);
 }
 
-function silentText(t: SurfaceText): boolean {
+/** Asked as the texts are collected, before each is made, so nothing is remembered on it. */
+function silentText(text: string, role: SurfaceText["role"]): boolean {
   // Names are read by the character rules alone (plain settles them); prose by all eleven.
-  return plainText(t) && (t.role !== "text" || (noBlobRun(t.text) && intentQuiet(t)));
+  if (NOT_PLAIN.test(text)) return false;
+  if (role !== "text") return true;
+  intentGate ??= spelledGate(INTENT_GATE_LITERALS);
+  return noBlobRun(text) && !intentGate(text);
 }
 
 /** Whether the surface has texts enough for the one test to pay. */

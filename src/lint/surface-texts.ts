@@ -125,9 +125,12 @@ interface TextUnit {
   slot?: number;
 }
 
+/** Whether no rule of a caller of scanSurface can find anything in a text, from the text and its role. */
+export type Silent = (text: string, role: SurfaceText["role"]) => boolean;
+
 /** Which texts a collection keeps (all when undefined), and where it may stop. */
 interface Collect {
-  keep?: (t: SurfaceText) => boolean;
+  keep?: (text: string, role: SurfaceText["role"]) => boolean;
   /** Stop after the tool at which this many texts were seen (the units are then incomplete). */
   stopAt?: number;
 }
@@ -155,11 +158,11 @@ export function textUnits(contract: Contract): TextUnit[] {
  */
 const LOUD = new WeakMap<object, TextUnit[]>();
 
-function loudUnits(contract: Contract, silent: (t: SurfaceText) => boolean): TextUnit[] {
+function loudUnits(contract: Contract, silent: Silent): TextUnit[] {
   const index = indexShapes(contract);
   let units = LOUD.get(index);
   if (!units) {
-    units = collectUnits(contract, { keep: (t) => !silent(t) }).units;
+    units = collectUnits(contract, { keep: (text, role) => !silent(text, role) }).units;
     LOUD.set(index, units);
   }
   return units;
@@ -194,15 +197,17 @@ function collectUnits(contract: Contract, collect: Collect): { units: TextUnit[]
   const units: TextUnit[] = [];
   const keep = collect.keep;
   let seen = 0;
-  /** Adds a text to a unit's list, if kept. */
-  const put = (texts: SurfaceText[], t: SurfaceText) => {
+  /** Whether to keep a text seen (asked before it is made: most are not, on big surfaces). */
+  const kept = (text: string, role: SurfaceText["role"]) => {
     seen++;
-    if (keep === undefined || keep(t)) texts.push(t);
+    return keep === undefined || keep(text, role);
   };
   const item = (kind: TargetKind, name: string, obj: JsonObject, fields: readonly string[]) => {
     const texts: SurfaceText[] = [];
     units.push({ texts });
-    const add = (path: string, text: string, role: "name" | "text") => put(texts, { kind, name, path, text, role });
+    const add = (path: string, text: string, role: "name" | "text") => {
+      if (kept(text, role)) texts.push({ kind, name, path, text, role });
+    };
     for (const field of fields) {
       const value = obj[field];
       if (typeof value === "string") add(`/${field}`, value, field === "name" ? "name" : "text");
@@ -212,7 +217,8 @@ function collectUnits(contract: Contract, collect: Collect): { units: TextUnit[]
   if (typeof contract.instructions === "string") {
     const texts: SurfaceText[] = [];
     units.push({ texts });
-    put(texts, { kind: "server", name: "", path: "/instructions", text: contract.instructions, role: "text" });
+    const text = contract.instructions;
+    if (kept(text, "text")) texts.push({ kind: "server", name: "", path: "/instructions", text, role: "text" });
   }
   const shared = SCHEMA_KEYS.map(() => new Map<number, { texts: SurfaceText[]; slot: number; count: number }>());
   let slots = 0;
@@ -232,7 +238,7 @@ function collectUnits(contract: Contract, collect: Collect): { units: TextUnit[]
       if (shape === -1) {
         // No shape: the schema's texts are the tool's own.
         walkSchema(schema, new Place(undefined, `/${key}`), (at, segment, text, role) => {
-          put(add.texts, new SchemaText(tool.name, at, segment, text, role));
+          if (kept(text, role)) add.texts.push(new SchemaText(tool.name, at, segment, text, role));
         });
         return;
       }
@@ -241,7 +247,7 @@ function collectUnits(contract: Contract, collect: Collect): { units: TextUnit[]
         const texts: SurfaceText[] = [];
         const before = seen;
         walkSchema(schema, new Place(undefined, `/${key}`), (at, segment, text, role) => {
-          put(texts, new SchemaText("", at, segment, text, role));
+          if (kept(text, role)) texts.push(new SchemaText("", at, segment, text, role));
         });
         known = { texts, slot: slots++, count: seen - before };
         shared[k]!.set(shape, known);
@@ -292,7 +298,7 @@ export function scanSurface(
   role: "name" | "text" | undefined,
   scan: (t: SurfaceText, own: string | undefined) => Found[],
   ownMatters = false,
-  silent?: (t: SurfaceText) => boolean,
+  silent?: Silent,
 ): Found[] {
   const out: Found[] = [];
   // Each shared unit's findings, by its slot: scanned once for all the tools of its shape.
