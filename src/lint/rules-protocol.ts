@@ -9,6 +9,7 @@ import {
   found,
   SCHEMA_KEYS,
   type SchemaFound,
+  type SchemaNode,
   show,
   stringOrEmpty,
   toolSchemas,
@@ -298,14 +299,39 @@ function refProblem(root: JsonObject, ref: string): RefProblem | undefined {
   return { remote: false, message: "it is a relative reference and the schema has no base URI ($id)" };
 }
 
+/**
+ * The problems of a node's references, asked by ref-unresolvable and then ref-remote at the same
+ * node of the one schema pass: the second gets the first's answer. Kept by the walk's node
+ * object, which no other walk shares, so an answer never outlives its pass.
+ */
+let lastRefs: { node: SchemaNode; problems: (RefProblem | undefined)[] } | undefined;
+
+const REF_KEYWORDS = ["$ref", "$dynamicRef"] as const;
+
+function refProblems(node: SchemaNode, root: JsonObject): (RefProblem | undefined)[] {
+  if (lastRefs?.node !== node) {
+    const problems = REF_KEYWORDS.map((keyword) => {
+      const ref = node.schema[keyword];
+      return typeof ref === "string" ? refProblem(root, ref) : undefined;
+    });
+    lastRefs = { node, problems };
+  }
+  return lastRefs.problems;
+}
+
 function refsVisitor(remote: boolean): SchemaVisitor {
   return {
     keys: SCHEMA_KEYS,
     visit(node, root, _key, out) {
-      for (const keyword of ["$ref", "$dynamicRef"]) {
+      const { $ref, $dynamicRef } = node.schema;
+      // Most nodes hold neither.
+      if (typeof $ref !== "string" && typeof $dynamicRef !== "string") return;
+      const problems = refProblems(node, root);
+      for (let k = 0; k < REF_KEYWORDS.length; k++) {
+        const keyword = REF_KEYWORDS[k]!;
         const ref = node.schema[keyword];
         if (typeof ref !== "string") continue;
-        const problem = refProblem(root, ref);
+        const problem = problems[k];
         if (!problem || problem.remote !== remote) continue;
         const message = remote
           ? `${keyword} ${show(ref)} is remote and cannot be checked offline`

@@ -47,12 +47,31 @@ const AJV_OPTIONS = {
 
 /** Why `text` is not a regular expression JavaScript accepts (without the u flag, leniently). */
 function regexProblem(text: string): string | undefined {
-  try {
-    new RegExp(text);
-    return undefined;
-  } catch (error) {
-    return error instanceof Error ? error.message : String(error);
-  }
+  return remembered(LENIENT, text, () => {
+    try {
+      new RegExp(text);
+      return undefined;
+    } catch (error) {
+      return error instanceof Error ? error.message : String(error);
+    }
+  });
+}
+
+/**
+ * Answers about patterns, by pattern: a schema repeats its patterns at each level (and schemas
+ * that differ still share most), and compiling one was a tenth of the schema pass on big
+ * surfaces. Bounded: emptied when full, so a long process keeps a few thousand at most.
+ */
+const LENIENT = new Map<string, string | undefined>();
+const UNICODE = new Map<string, boolean>();
+const REMEMBERED = 4096;
+
+function remembered<T>(known: Map<string, T>, pattern: string, answer: () => T): T {
+  if (known.has(pattern)) return known.get(pattern) as T;
+  const value = answer();
+  if (known.size >= REMEMBERED) known.clear();
+  known.set(pattern, value);
+  return value;
 }
 
 /**
@@ -228,12 +247,14 @@ function allStrings(values: Json[]): boolean {
 }
 
 function compilesUnicode(pattern: string): boolean {
-  try {
-    new RegExp(pattern, "u");
-    return true;
-  } catch {
-    return false;
-  }
+  return remembered(UNICODE, pattern, () => {
+    try {
+      new RegExp(pattern, "u");
+      return true;
+    } catch {
+      return false;
+    }
+  });
 }
 
 /**

@@ -39,6 +39,8 @@ function runPass(contract: Contract, index: SurfaceSizes, visitors: Readonly<Rec
     const readers = ids.filter((id) => visitors[id]!.keys.includes(key));
     if (readers.length === 0) return;
     const shapes = index.shapes[key];
+    // The visitors as a list: looked up by id at every node, they cost more than some visits.
+    const visits = readers.map((id) => visitors[id]!);
     const outs = readers.map(() => [] as SchemaFound[]);
     for (let t = 0; t < tools.length; t++) {
       const shape = shapes[t] ?? -1;
@@ -46,7 +48,7 @@ function runPass(contract: Contract, index: SurfaceSizes, visitors: Readonly<Rec
       const root = tools[t]![key] as JsonObject;
       for (const out of outs) out.length = 0;
       visitSchema(root, `/${key}`, (node) => {
-        for (let r = 0; r < readers.length; r++) visitors[readers[r]!]!.visit(node, root, key, outs[r]!);
+        for (let r = 0; r < visits.length; r++) visits[r]!.visit(node, root, key, outs[r]!);
       });
       readers.forEach((id, r) => {
         const visitor = visitors[id]!;

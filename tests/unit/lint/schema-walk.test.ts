@@ -9,8 +9,10 @@ import fc from "fast-check";
 import { isJsonObject, type Json, type JsonObject } from "../../../src/contract/model.ts";
 import { pointer } from "../../../src/contract/pointer.ts";
 import { visitSchema, walkSchema } from "../../../src/lint/found.ts";
-import { surelyValid } from "../../../src/lint/schema-meta.ts";
+import { lintContract } from "../../../src/lint/lint.ts";
+import { patternProblemsAt, surelyValid } from "../../../src/lint/schema-meta.ts";
 import { forEachSubschema } from "../../../src/schema/subschemas.ts";
+import { contract } from "../diff/helpers.ts";
 import { rootSchema } from "../schema/arbitraries.ts";
 
 /** The specification: every object subschema, itself first, with its pointer built from the segments. */
@@ -93,5 +95,46 @@ describe("the proof of validity without ajv, written as loops", () => {
     expect(surelyValid({ anyOf: [{ type: "string" }, { minLength: -1 }] }, 0)).toBe(false);
     expect(surelyValid({ anyOf: [] }, 0)).toBe(false);
     expect(surelyValid({ allOf: [{}, false] }, 0)).toBe(true);
+  });
+});
+
+describe("answers remembered within and across schemas", () => {
+  test("a pattern's verdict is the same the first time, the second time and after the memory is emptied", () => {
+    const bad = { pattern: "([" };
+    const good = { pattern: "^[a-z]+$" };
+    for (let round = 0; round < 2; round++) {
+      expect(surelyValid(bad, 0)).toBe(false);
+      expect(surelyValid(good, 0)).toBe(true);
+      expect(patternProblemsAt({ schema: bad, path: "/inputSchema" })).toHaveLength(1);
+      expect(patternProblemsAt({ schema: good, path: "/inputSchema" })).toEqual([]);
+      // More patterns than are remembered: the memory is emptied on the way.
+      for (let i = 0; i < 5000; i++) expect(surelyValid({ pattern: `^x${i}$` }, 0)).toBe(true);
+    }
+  });
+
+  test("ref-unresolvable and ref-remote each report their own reference of one node, run after run", () => {
+    const schema: JsonObject = {
+      type: "object",
+      properties: {
+        a: { $ref: "#/$defs/Missing", $dynamicRef: "https://example.com/s.json" },
+        b: { $ref: "https://example.com/t.json" },
+      },
+      $defs: { Here: { type: "string" } },
+    };
+    const surface = contract({ tools: [{ name: "t", inputSchema: schema }] });
+    const refs = () =>
+      lintContract(surface)
+        .filter((f) => f.rule.startsWith("ref-"))
+        .map((f) => `${f.rule} ${f.path}`);
+    const want = [
+      "ref-unresolvable /inputSchema/properties/a/$ref",
+      "ref-remote /inputSchema/properties/a/$dynamicRef",
+      "ref-remote /inputSchema/properties/b/$ref",
+    ];
+    expect(refs()).toEqual(want);
+    expect(refs()).toEqual(want);
+    // The same objects changed between runs: answered as they are now.
+    (schema.$defs as JsonObject).Missing = { type: "string" };
+    expect(refs()).toEqual(want.slice(1));
   });
 });
