@@ -46,9 +46,46 @@ function declaredShapes(contract: Contract): SurfaceSizes | undefined {
 const SCHEMA_FIELDS = new Set(["inputSchema", "outputSchema"]);
 
 /**
+ * Shape ids by JSON text, keeping no text: a shape is found by a hash of its text, and a hash
+ * shared by another shape is told apart by that shape's text, made again from its schema (and
+ * then kept). Keeping every text (on a surface whose schemas all differ, each schema's) made
+ * the live heap half as big again while the index was built.
+ */
+export class ShapeIds {
+  private readonly byHash = new Map<number, { id: number; schema: object; text?: string }[]>();
+  private count = 0;
+  /** `hash`: tests pass one under which every text collides. */
+  constructor(private readonly hash: (text: string) => number = hashText) {}
+  /** The shape id of a schema whose compact JSON is `text`: the next free one for a new text. */
+  id(text: string, schema: object): number {
+    const hash = this.hash(text);
+    const known = this.byHash.get(hash);
+    if (known === undefined) {
+      const id = this.count++;
+      this.byHash.set(hash, [{ id, schema }]);
+      return id;
+    }
+    for (const shape of known) {
+      shape.text ??= JSON.stringify(shape.schema);
+      if (shape.text === text) return shape.id;
+    }
+    const id = this.count++;
+    known.push({ id, schema, text });
+    return id;
+  }
+}
+
+/** FNV-1a over the UTF-16 code units. */
+function hashText(text: string): number {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193);
+  return hash >>> 0;
+}
+
+/**
  * Gives every tool schema of the contract its shape id and measures every tool, once per
  * contract (`fresh`: again, as lintContract does at the start of each run, in case the caller
- * changed the contract since). The text of each shape is kept only while the pass runs.
+ * changed the contract since). No shape's text is kept (see ShapeIds).
  */
 export function indexShapes(contract: Contract, fresh = false): SurfaceSizes {
   const known = fresh ? undefined : INDEXED.get(contract);
@@ -60,7 +97,7 @@ export function indexShapes(contract: Contract, fresh = false): SurfaceSizes {
     INDEXED.set(contract, sizes);
     return sizes;
   }
-  const byText = new Map<string, number>();
+  const byText = new ShapeIds();
   const shapes = {
     inputSchema: new Int32Array(contract.tools.length).fill(-1),
     outputSchema: new Int32Array(contract.tools.length).fill(-1),
@@ -76,12 +113,7 @@ export function indexShapes(contract: Contract, fresh = false): SurfaceSizes {
       let text: string;
       if (SCHEMA_FIELDS.has(key) && isJsonObject(value)) {
         text = JSON.stringify(value);
-        let id = byText.get(text);
-        if (id === undefined) {
-          id = byText.size;
-          byText.set(text, id);
-        }
-        shapes[key as keyof typeof shapes][index] = id;
+        shapes[key as keyof typeof shapes][index] = byText.id(text, value);
       } else {
         text = JSON.stringify(value) ?? "";
         if (text === "") continue;

@@ -11,6 +11,7 @@ import { pointer } from "../../../src/contract/pointer.ts";
 import { visitSchema, walkSchema } from "../../../src/lint/found.ts";
 import { lintContract } from "../../../src/lint/lint.ts";
 import { patternProblemsAt, surelyValid } from "../../../src/lint/schema-meta.ts";
+import { ShapeIds } from "../../../src/lint/shapes.ts";
 import { forEachSubschema } from "../../../src/schema/subschemas.ts";
 import { contract } from "../diff/helpers.ts";
 import { rootSchema } from "../schema/arbitraries.ts";
@@ -136,5 +137,24 @@ describe("answers remembered within and across schemas", () => {
     // The same objects changed between runs: answered as they are now.
     (schema.$defs as JsonObject).Missing = { type: "string" };
     expect(refs()).toEqual(want.slice(1));
+  });
+});
+
+describe("shape ids by JSON text", () => {
+  test("tell shapes apart by their text whatever the hash says, and keep ids dense in order of first sight", () => {
+    const schemas: JsonObject[] = [
+      { type: "object" },
+      { type: "string" },
+      { type: "object" },
+      { properties: { a: { type: "string" } } },
+      { type: "string" },
+      { type: "object", title: "x" },
+    ];
+    const ids = (shapes: ShapeIds) => schemas.map((s) => shapes.id(JSON.stringify(s), structuredClone(s)));
+    const want = [0, 1, 0, 2, 1, 3];
+    expect(ids(new ShapeIds())).toEqual(want);
+    // Every text under one hash: told apart by their texts alone.
+    expect(ids(new ShapeIds(() => 7))).toEqual(want);
+    expect(ids(new ShapeIds((text) => text.length))).toEqual(want);
   });
 });
