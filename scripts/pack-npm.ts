@@ -86,7 +86,8 @@ export function wrapperManifest(version = VERSION): Record<string, unknown> {
       "./package.json": "./package.json",
     },
     files: ["bin/", "lib/", "dist/", "README.md", "LICENSE"],
-    engines: { node: ">=20" },
+    // 20.16: the API hashes items with node:crypto, reached through process.getBuiltinModule (src/contract/hashes.ts).
+    engines: { node: ">=20.16" },
     optionalDependencies: Object.fromEntries(NPM_TARGETS.map((t) => [platformPackageName(t), version])),
   };
 }

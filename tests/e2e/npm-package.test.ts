@@ -70,7 +70,7 @@ describe("npm run pack:npm", () => {
     ]);
     const wrapper = JSON.parse(read(join(project, "node_modules/mcp-contract/package.json")));
     expect(wrapper.bin).toEqual({ "mcp-contract": "bin/mcp-contract.js" });
-    expect(wrapper.engines).toEqual({ node: ">=20" });
+    expect(wrapper.engines).toEqual({ node: ">=20.16" });
     expect(Object.keys(wrapper.optionalDependencies).sort()).toEqual(
       ["darwin-arm64", "darwin-x64", "linux-arm64", "linux-arm64-musl", "linux-x64", "linux-x64-musl", "win32-x64"].map(
         (p) => `@mcp-contract/${p}`,
