@@ -21,6 +21,9 @@ function integer(name: string, min: number, max: number) {
 const DEFAULT_MAX_MESSAGE_MIB = 4;
 const MAX_MESSAGE_MIB_LIMIT = 1024;
 
+/** --request-timeout: seconds; the default is HTTP_REQUEST_TIMEOUT_MS in src/mock/limits.ts (not imported: it loads the mock). */
+const DEFAULT_REQUEST_TIMEOUT_S = 30;
+
 function mebibytes(value: string): number {
   const n = Number(value);
   if (value.trim() === "" || !Number.isFinite(n) || n <= 0 || n > MAX_MESSAGE_MIB_LIMIT) {
@@ -62,6 +65,14 @@ export function mockCommand() {
         .argParser(mebibytes)
         .default(DEFAULT_MAX_MESSAGE_MIB),
     )
+    .addOption(
+      new Option(
+        "--request-timeout <seconds>",
+        "with --http: close a connection whose request has not arrived whole within this many seconds (slowloris), with 408",
+      )
+        .argParser(integer("--request-timeout", 1, 3600))
+        .default(DEFAULT_REQUEST_TIMEOUT_S),
+    )
     .addHelpText(
       "after",
       `
@@ -72,8 +83,11 @@ Examples:
   $ mcp-contract mock --contract mcp.contract.json --fixtures fixtures.json --seed 7`,
     )
     .action(async (options, cmd) => {
-      if (!options.http && cmd.getOptionValueSource("port") === "cli") {
-        throw new UsageError("--port needs --http: without it the mock serves stdio.");
+      for (const flag of ["port", "requestTimeout"] as const) {
+        if (!options.http && cmd.getOptionValueSource(flag) === "cli") {
+          const name = flag === "port" ? "--port" : "--request-timeout";
+          throw new UsageError(`${name} needs --http: without it the mock serves stdio.`);
+        }
       }
       const { contract } = readLockfile(options.contract, "contract", { elsewhere: "--contract FILE" });
       // The stdio mock writes to process.stdout itself.
@@ -101,6 +115,7 @@ Examples:
         fixtures,
         record: options.record,
         maxMessageBytes: Math.floor(options.maxMessageSize * 1024 * 1024),
+        requestTimeoutMs: options.requestTimeout * 1000,
         say: (text) => writeErr(`${text}\n`),
       });
       // A recording that lost exchanges is an output that could not be written: exit 2, even

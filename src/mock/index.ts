@@ -21,6 +21,8 @@ export interface RunMockOptions {
   record?: string;
   /** The largest message (stdio line, HTTP body) read, in bytes; default 4 MiB (limits.ts). */
   maxMessageBytes?: number;
+  /** How long an HTTP request may take to arrive whole; default 30 s (limits.ts). */
+  requestTimeoutMs?: number;
   /** Where the HTTP URL and notes go (stderr). */
   say: (text: string) => void;
 }
@@ -51,7 +53,11 @@ export async function runMock(options: RunMockOptions): Promise<MockOutcome> {
     .catch(() => {
       // Only stderr can fail here (a closed pipe); the calls still answer with the same reasons.
     });
-  const limits = { ...DEFAULT_LIMITS, maxMessageBytes: options.maxMessageBytes ?? DEFAULT_LIMITS.maxMessageBytes };
+  const limits = {
+    ...DEFAULT_LIMITS,
+    maxMessageBytes: options.maxMessageBytes ?? DEFAULT_LIMITS.maxMessageBytes,
+    requestTimeoutMs: options.requestTimeoutMs ?? DEFAULT_LIMITS.requestTimeoutMs,
+  };
   try {
     if (!options.http) {
       await serveStdio(server, limits.maxMessageBytes);

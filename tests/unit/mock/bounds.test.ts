@@ -157,6 +157,13 @@ describe("the HTTP transport's bounds (limits shrunk)", () => {
     expect(again.text()).toContain('"id":3');
   });
 
+  test("the default deadline is 30 s, and `mock --request-timeout`'s default is the same", async () => {
+    expect(DEFAULT_LIMITS.requestTimeoutMs).toBe(30_000);
+    const { mockCommand } = await import("../../../src/cli/mock.ts");
+    const option = mockCommand().options.find((o) => o.long === "--request-timeout");
+    expect((option?.defaultValue as number) * 1000).toBe(DEFAULT_LIMITS.requestTimeoutMs);
+  });
+
   test("silent, trickling and idle connections are closed at their deadline; a listen stream is not", async () => {
     const url = await start({ requestTimeoutMs: 300 });
     const silent = await client(url);
