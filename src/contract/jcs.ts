@@ -57,6 +57,13 @@ function write(value: JsonValue, out: string[]): void {
   }
 }
 
+/** Sets a member; one named __proto__ must stay data: defineProperty, not assignment (which sets the prototype). */
+function put(object: { [key: string]: JsonValue }, key: string, value: JsonValue): void {
+  if (key === "__proto__") {
+    Object.defineProperty(object, key, { value, enumerable: true, writable: true, configurable: true });
+  } else object[key] = value;
+}
+
 /** A name JavaScript enumerates before all others, in numeric order ("9" before "10"): an array index. */
 const ARRAY_INDEX = /^(?:0|[1-9]\d{0,9})$/;
 
@@ -103,14 +110,9 @@ function sortedForStringify(value: JsonValue): JsonValue | undefined {
     if (copy === undefined && out !== child) {
       // The first changed member: copy the ones before it (in order already) and go on.
       copy = {};
-      for (let j = 0; j < i; j++) copy[keys[j] as string] = value[keys[j] as string] as JsonValue;
+      for (let j = 0; j < i; j++) put(copy, keys[j] as string, value[keys[j] as string] as JsonValue);
     }
-    // A member named __proto__ must stay data: defineProperty, not assignment.
-    if (copy !== undefined) {
-      if (key === "__proto__")
-        Object.defineProperty(copy, key, { value: out, enumerable: true, writable: true, configurable: true });
-      else copy[key] = out;
-    }
+    if (copy !== undefined) put(copy, key, out);
   }
   return copy ?? value;
 }

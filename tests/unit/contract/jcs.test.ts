@@ -125,7 +125,15 @@ describe("canonicalize", () => {
         const parsed = JSON.parse(JSON.stringify(value));
         expect(canonicalize(parsed)).toBe(canonicalizeDirect(parsed));
       }),
-      { numRuns: 300 },
+      // A fixed seed: the tier must not pass or fail by chance (seed -56580460 found the
+      // __proto__ case below; it stays a row of its own).
+      { numRuns: 300, seed: 20261202 },
     );
+  });
+
+  test("a member named __proto__ before a member whose value is reordered stays a member", () => {
+    const value = JSON.parse('{"__proto__":0,"\ud83d\ude00":{"\ud83d\ude00":null,"":null}}');
+    expect(canonicalize(value)).toBe(canonicalizeDirect(value));
+    expect(canonicalize(value)).toBe('{"__proto__":0,"\ud83d\ude00":{"":null,"\ud83d\ude00":null}}');
   });
 });

@@ -110,7 +110,8 @@ describe("locateJsonPointer", () => {
         const slice = text.slice(found?.start.offset, found?.end.offset);
         expect(JSON.parse(slice)).toEqual(valueAt(value, segments));
       }),
-      { numRuns: 300 },
+      // A fixed seed, as every property of the unit tier: it must not pass or fail by chance.
+      { numRuns: 300, seed: 20261202 },
     );
   });
 });
