@@ -23,20 +23,18 @@ import { CONFIG_MAX_BYTES, readUserFile } from "./read-user-file.ts";
 import {
   assertReplayFormats,
   type ConsumerCalls,
-  dryRun,
-  eraNotice,
   exitCodeOf,
-  planAll,
   type ReplayFlagValues,
   readRecording,
+  readSetup,
   recordingFiles,
-  replayAll,
+  replayOnSession,
   replayOptions,
   writeReplayReports,
 } from "./replay-common.ts";
 import { formatOptions, planOutputs } from "./report-output.ts";
 import { DEFAULT_LOCKFILE } from "./snapshot.ts";
-import { addTargetOptions, rejectLiveOnlyFlags, resolveTarget, type TargetOptionValues } from "./target-options.ts";
+import { addTargetOptions, rejectLiveBesideAgainst, resolveTarget, type TargetOptionValues } from "./target-options.ts";
 import { maskHeldSecrets } from "./ui.ts";
 
 export const DEFAULT_CONSUMERS_DIR = "contracts/consumers";
@@ -90,9 +88,7 @@ lockfile (or no consumer is deployed in the environment), 3 the server could not
     const plans = planOutputs(options.format, options.output, globals);
     assertReplayFormats(plans, "can-i-deploy");
     const consumers = readConsumers(options.consumers, options.to);
-    const setup: ReplayCall[] = (options.setup ?? []).flatMap((path) =>
-      recordingFiles(path, "--setup").flatMap((file) => readRecording(file, "setup")),
-    );
+    const setup = readSetup(options.setup);
     // The baseline and --against in one read session, as check reads them.
     const reads = new LockfileReads();
     const baseline = readLockfile(options.baseline, "baseline", { elsewhere: "--baseline FILE", reads }).contract;
@@ -110,10 +106,7 @@ lockfile (or no consumer is deployed in the environment), 3 the server could not
     let closed: Promise<void> | undefined;
     const offline = options.against !== undefined;
     if (options.against !== undefined) {
-      if (commandArgs.length || options.url || options.server) {
-        throw new UsageError("give either --against FILE or a live server (after `--`, --url or --server), not both.");
-      }
-      rejectLiveOnlyFlags(source, "--against FILE");
+      rejectLiveBesideAgainst(commandArgs, options, source);
       current = readLockfile(options.against, "--against", { reads }).contract;
       target = options.against;
       // Nothing is sent: the calls are listed, judged by the schema only.
@@ -142,11 +135,8 @@ lockfile (or no consumer is deployed in the environment), 3 the server could not
       let surface: Contract | undefined;
       const { captureTarget } = await import("./capture-target.ts");
       const captured = await captureTarget(resolved, ui, {}, async (session, captured) => {
-        const said = options.dryRun ? undefined : eraNotice(consumers, session.era);
-        if (said) notices.push(said);
         surface = captured;
-        const planned = planAll(consumers, setup, captured, options);
-        result = options.dryRun ? planned.map(dryRun) : await replayAll(planned, captured, session, options);
+        result = await replayOnSession(session, captured, consumers, setup, options, ui, notices);
       });
       closed = captured.closed;
       current = surface ?? captured.contract;

@@ -20,7 +20,7 @@ import { DEFAULT_LOCKFILE } from "./snapshot.ts";
 import {
   addTargetOptions,
   jobsOption,
-  rejectLiveOnlyFlags,
+  rejectLiveBesideAgainst,
   resolveTarget,
   type TargetOptionValues,
 } from "./target-options.ts";
@@ -183,10 +183,7 @@ Exit codes: 0 nothing at or over --fail-on (or --allow-breaking), 1 it was reach
     // A live server shuts down while the verdict and reports are made; the run ends once it is gone.
     let closed: Promise<void> | undefined;
     if (options.against) {
-      if (commandArgs.length || options.url || options.server) {
-        throw new UsageError("give either --against FILE or a live server (after `--`, --url or --server), not both.");
-      }
-      rejectLiveOnlyFlags((name) => cmd.getOptionValueSource(name as never), "--against FILE");
+      rejectLiveBesideAgainst(commandArgs, options, (name) => cmd.getOptionValueSource(name as never));
       const read = readLockfile(options.against, "--against", { reads });
       current = read.contract;
       againstFile = read.file;

@@ -12,7 +12,7 @@ import { parseCalls } from "../policy/calls.ts";
 import type { LiveAnswer, ReplayCall } from "../replay/judge.ts";
 import { FORMATS } from "../report/context.ts";
 import { renderReplay } from "../report/replay/render.ts";
-import type { ReplayReport } from "../report/replay-model.ts";
+import type { CallOutcome, ReplayReport } from "../report/replay-model.ts";
 import { mcpHeaderDeclarations } from "../schema/mcp-header.ts";
 import { writeStdout } from "./globals.ts";
 import { writeFileAtomic } from "./output-file.ts";
@@ -20,7 +20,7 @@ import { CALLS_MAX_BYTES, readUserFile } from "./read-user-file.ts";
 import { dryRun, type Planned, planCalls, runCalls } from "./replay-run.ts";
 import { type OutputPlan, repositoryRoot } from "./report-output.ts";
 import { isTerminal, writeErr } from "./std-streams.ts";
-import { useColor } from "./ui.ts";
+import { type Ui, useColor } from "./ui.ts";
 
 /** The recording files a --calls path names: the file, or a directory's *.jsonl and *.json files (recursively, sorted). */
 export function recordingFiles(path: string, flag = "--calls"): string[] {
@@ -225,6 +225,39 @@ export async function replayAll(
       }),
     );
   }
+  return outcomes;
+}
+
+/** The --setup recordings' calls, in order: run before every consumer's own. */
+export function readSetup(paths: readonly string[] | undefined): ReplayCall[] {
+  return (paths ?? []).flatMap((path) =>
+    recordingFiles(path, "--setup").flatMap((file) => readRecording(file, "setup")),
+  );
+}
+
+/**
+ * Inside a capture's open session (captureTarget's work): the consumers' calls planned against the
+ * surface just captured, then replayed over that session, or only listed with --dry-run. A note
+ * on calls recorded in the other era goes to `notices`.
+ */
+export async function replayOnSession(
+  session: Pick<Session, "request" | "extendDeadline" | "paramHeaders" | "era">,
+  surface: Contract,
+  consumers: readonly ConsumerCalls[],
+  setup: readonly ReplayCall[],
+  flags: ReplayFlagValues,
+  ui: Ui,
+  notices: string[],
+): Promise<CallOutcome[][]> {
+  const planned = planAll(consumers, setup, surface, flags);
+  if (flags.dryRun) return planned.map(dryRun);
+  const said = eraNotice(consumers, session.era);
+  if (said) notices.push(said);
+  const sent = planned.flat().filter((p) => !p.outcome).length;
+  ui.progress(`replaying ${sent} recorded calls`);
+  const started = performance.now();
+  const outcomes = await replayAll(planned, surface, session, flags);
+  ui.debug(`replayed ${sent} calls in ${Math.round(performance.now() - started)} ms`);
   return outcomes;
 }
 

@@ -3,7 +3,6 @@ import { Command, Option } from "@commander-js/extra-typings";
 import { describeTarget } from "../connect/target.ts";
 import type { Contract } from "../contract/model.ts";
 import { UsageError } from "../errors.ts";
-import type { ReplayCall } from "../replay/judge.ts";
 import { buildReplayReport, buildSection, type CallOutcome } from "../report/replay-model.ts";
 import { type GlobalOptions, makeUi } from "./globals.ts";
 import { readLockfile } from "./lockfile.ts";
@@ -12,18 +11,18 @@ import {
   type ConsumerCalls,
   consumerNameOf,
   dryRun,
-  eraNotice,
   exitCodeOf,
   planAll,
   type ReplayFlagValues,
   readRecording,
+  readSetup,
   recordingFiles,
-  replayAll,
+  replayOnSession,
   replayOptions,
   writeReplayReports,
 } from "./replay-common.ts";
 import { formatOptions, planOutputs } from "./report-output.ts";
-import { addTargetOptions, rejectLiveOnlyFlags, resolveTarget, type TargetOptionValues } from "./target-options.ts";
+import { addTargetOptions, rejectLiveBesideAgainst, resolveTarget, type TargetOptionValues } from "./target-options.ts";
 import { maskHeldSecrets } from "./ui.ts";
 
 export function replayCommand() {
@@ -77,9 +76,7 @@ recording (the file and line are named), 3 the server could not be reached.`,
       const consumer = consumerNameOf(path);
       return { consumer, files, calls: files.flatMap((file) => readRecording(file, consumer)) };
     });
-    const setup: ReplayCall[] = (options.setup ?? []).flatMap((path) =>
-      recordingFiles(path, "--setup").flatMap((file) => readRecording(file, "setup")),
-    );
+    const setup = readSetup(options.setup);
     const source = (name: string) => cmd.getOptionValueSource(name as never);
 
     let outcomes: CallOutcome[][];
@@ -92,10 +89,7 @@ recording (the file and line are named), 3 the server could not be reached.`,
           "--against FILE gives only a surface, and replay sends calls to a live server: add --dry-run to see what would be sent, or give the server (after `--`, --url or --server).",
         );
       }
-      if (commandArgs.length || options.url || options.server) {
-        throw new UsageError("give either --against FILE or a live server (after `--`, --url or --server), not both.");
-      }
-      rejectLiveOnlyFlags(source, "--against FILE");
+      rejectLiveBesideAgainst(commandArgs, options, source);
       const surface = readLockfile(options.against, "--against").contract;
       outcomes = planAll(consumers, setup, surface, options).map(dryRun);
       target = options.against;
@@ -108,18 +102,7 @@ recording (the file and line are named), 3 the server could not be reached.`,
       let result: CallOutcome[][] = [];
       const { captureTarget } = await import("./capture-target.ts");
       const captured = await captureTarget(resolved, ui, {}, async (session, surface: Contract) => {
-        const said = options.dryRun ? undefined : eraNotice(consumers, session.era);
-        if (said) notices.push(said);
-        const planned = planAll(consumers, setup, surface, options);
-        if (options.dryRun) {
-          result = planned.map(dryRun);
-          return;
-        }
-        const sent = planned.flat().filter((p) => !p.outcome).length;
-        ui.progress(`replaying ${sent} recorded calls`);
-        const started = performance.now();
-        result = await replayAll(planned, surface, session, options);
-        ui.debug(`replayed ${sent} calls in ${Math.round(performance.now() - started)} ms`);
+        result = await replayOnSession(session, surface, consumers, setup, options, ui, notices);
       });
       closed = captured.closed;
       outcomes = result;

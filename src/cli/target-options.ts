@@ -206,6 +206,21 @@ export function resolveTarget(
  * Target flags given on the command line when nothing is captured (check --against, lint
  * --from): a usage error that names them, rather than silently ignoring a --bearer or --env.
  */
+/**
+ * `--against FILE` names the second surface instead of a live server: refuses a server given too
+ * (after \`--\`, --url or --server) and the flags only a live capture reads.
+ */
+export function rejectLiveBesideAgainst(
+  commandArgs: readonly string[],
+  options: { url?: string | undefined; server?: string | undefined },
+  optionSource: (name: string) => string | undefined,
+): void {
+  if (commandArgs.length || options.url || options.server) {
+    throw new UsageError("give either --against FILE or a live server (after `--`, --url or --server), not both.");
+  }
+  rejectLiveOnlyFlags(optionSource, "--against FILE");
+}
+
 export function rejectLiveOnlyFlags(optionSource: (name: string) => string | undefined, instead: string): void {
   const liveOnly = [
     "header",
