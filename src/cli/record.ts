@@ -1,5 +1,4 @@
 /** `mcp-contract record`: a transparent proxy that records a consumer's exchanges with a real server. Loads src/record only when run. */
-import { statSync } from "node:fs";
 import { Command, Option } from "@commander-js/extra-typings";
 import { parseTarget } from "../connect/target.ts";
 import { ExitCode, UsageError } from "../errors.ts";
@@ -82,6 +81,7 @@ started.`,
         }
       }
       const target = parseTarget(commandArgs, { url: options.url, env: options.env, cwd: options.cwd });
+      const { isDirectory } = await import("../connect/stdio-transport.ts");
       if (target.kind === "stdio" && target.cwd !== undefined && !isDirectory(target.cwd)) {
         throw new UsageError(
           `--cwd ${target.cwd} is not an existing directory, so the server cannot be started in it.`,
@@ -142,12 +142,4 @@ started.`,
       const complete = await recorder.close();
       process.exitCode = complete ? code : ExitCode.usage;
     });
-}
-
-function isDirectory(path: string): boolean {
-  try {
-    return statSync(path).isDirectory();
-  } catch {
-    return false;
-  }
 }

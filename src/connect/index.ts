@@ -1,8 +1,3 @@
-/**
- * TARGET → an opened Session, in the era `--era` asks for. Knows each transport's ways of
- * failing and turns them into messages that name the cause and the fix.
- */
-import { statSync } from "node:fs";
 import { errorMessage, ServerError, UsageError } from "../errors.ts";
 import { formatMiB } from "../util/text.ts";
 import {
@@ -20,7 +15,7 @@ import { explainHttpFailure } from "./http-errors.ts";
 import { boundedFetch, cleanFetchMessage, DEFAULT_MAX_RESPONSE_BYTES, modernFetch, networkCode } from "./http-fetch.ts";
 import { ExitedBeforeAnswering, negotiate, PROBE_GRACE_MS } from "./negotiate.ts";
 import type { Session, SessionOptions } from "./session.ts";
-import { ChildProcessTransport } from "./stdio-transport.ts";
+import { ChildProcessTransport, isDirectory, spawnFailure } from "./stdio-transport.ts";
 import { describeTarget, type Target } from "./target.ts";
 import { waitListening } from "./wait-listening.ts";
 
@@ -210,23 +205,7 @@ async function openStdio(
     await transport.start();
     options.onKillSwitch?.(() => transport.killNow());
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === "EACCES" && isDirectory(target.command)) {
-      throw new ServerError(
-        `cannot start the server: ${target.command} is a directory, not a program. Give the command that starts the server after \`--\`, e.g. \`-- node ${target.command}/index.js\`.`,
-      );
-    }
-    if (code === "ENOENT") {
-      throw new ServerError(
-        `cannot start the server: command not found: ${target.command}. Check the spelling and that it is installed and on PATH (or give its full path) after \`--\`.`,
-      );
-    }
-    if (code === "EACCES") {
-      throw new ServerError(
-        `cannot start the server: permission denied running ${target.command}. Make it executable (chmod +x) or run it through its interpreter, e.g. \`-- node ${target.command}\`.`,
-      );
-    }
-    throw new ServerError(`cannot start the server \`${shown}\`: ${errorMessage(error)}`, { cause: error });
+    throw spawnFailure(target, error);
   }
   const { Session } = await import("./session.ts");
   session = new Session(transport, options);
@@ -397,14 +376,6 @@ function withHeaders(
     for (const [k, v] of Object.entries(headers)) merged.set(k, v);
     return base(url, { ...init, headers: merged });
   };
-}
-
-function isDirectory(path: string): boolean {
-  try {
-    return statSync(path).isDirectory();
-  } catch {
-    return false;
-  }
 }
 
 function httpStatus(error: unknown): number | undefined {

@@ -4,10 +4,11 @@
  * that is not JSON-RPC, and shutdown of the whole process tree (npx spawns grandchildren).
  */
 import type { ChildProcess } from "node:child_process";
-import { readdirSync, readFileSync } from "node:fs";
+import { readdirSync, readFileSync, statSync } from "node:fs";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import spawn from "cross-spawn";
+import { errorMessage, ServerError, UsageError } from "../errors.ts";
 import { LineSplitter } from "../util/lines.ts";
 
 const STDERR_TAIL_LINES = 20;
@@ -290,4 +291,38 @@ function liveGroupMember(pgid: number): boolean | undefined {
     if (Number(pgrp) === pgid && state !== "Z" && state !== "X") return true;
   }
   return false;
+}
+
+/**
+ * Why a server could not be started, said as the fix: the command is not found, not executable,
+ * or a directory. Errors of ours pass through; anything else is named with the command line.
+ */
+export function spawnFailure(target: { command: string; args: readonly string[] }, error: unknown): Error {
+  if (error instanceof UsageError || error instanceof ServerError) return error;
+  const code = (error as NodeJS.ErrnoException).code;
+  if (code === "EACCES" && isDirectory(target.command)) {
+    return new ServerError(
+      `cannot start the server: ${target.command} is a directory, not a program. Give the command that starts the server after \`--\`, e.g. \`-- node ${target.command}/index.js\`.`,
+    );
+  }
+  if (code === "ENOENT") {
+    return new ServerError(
+      `cannot start the server: command not found: ${target.command}. Check the spelling and that it is installed and on PATH (or give its full path) after \`--\`.`,
+    );
+  }
+  if (code === "EACCES") {
+    return new ServerError(
+      `cannot start the server: permission denied running ${target.command}. Make it executable (chmod +x) or run it through its interpreter, e.g. \`-- node ${target.command}\`.`,
+    );
+  }
+  const shown = [target.command, ...target.args].join(" ");
+  return new ServerError(`cannot start the server \`${shown}\`: ${errorMessage(error)}`, { cause: error });
+}
+
+export function isDirectory(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
 }

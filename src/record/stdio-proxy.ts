@@ -16,10 +16,11 @@ import {
   ChildProcessTransport,
   DEFAULT_MAX_LINE_BYTES,
   type ProcessExit,
+  spawnFailure,
   TERM_GRACE_MS,
 } from "../connect/stdio-transport.ts";
 import type { Target } from "../connect/target.ts";
-import { ServerError, UsageError } from "../errors.ts";
+import { ServerError } from "../errors.ts";
 import type { Recorder } from "../mock/recorder.ts";
 import { LineSplitter } from "../util/lines.ts";
 import { Pairing, type Sender } from "./pairing.ts";
@@ -149,20 +150,4 @@ function drained(output: Writable): Promise<void> {
     output.once("error", done);
     output.once("close", done);
   });
-}
-
-function spawnFailure(target: { command: string; args: string[] }, error: unknown): Error {
-  const code = (error as NodeJS.ErrnoException).code;
-  if (code === "ENOENT") {
-    return new ServerError(
-      `cannot start the server: command not found: ${target.command}. Check the spelling and that it is installed and on PATH (or give its full path) after \`--\`.`,
-    );
-  }
-  if (code === "EACCES") {
-    return new ServerError(
-      `cannot start the server: permission denied running ${target.command}. Make it executable (chmod +x) or run it through its interpreter, e.g. \`-- node ${target.command}\`.`,
-    );
-  }
-  if (error instanceof UsageError || error instanceof ServerError) return error;
-  return new ServerError(`cannot start the server ${target.command}: ${(error as Error).message}`, { cause: error });
 }
