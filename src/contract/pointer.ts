@@ -33,10 +33,13 @@ const IDENTIFIER = /^[A-Za-z_$][\w$-]*$/;
 /** "/inputSchema/properties/units" → "inputSchema.properties.units"; "/arguments/1" → "arguments[1]". */
 export function pointerToDotted(path: string): string {
   let out = "";
-  for (const segment of pointerSegments(path)) {
-    if (/^\d+$/.test(segment)) out += `[${segment}]`;
-    else if (IDENTIFIER.test(segment)) out += out === "" ? segment : `.${segment}`;
-    else out += `[${JSON.stringify(segment)}]`;
-  }
+  for (const segment of pointerSegments(path)) out = dottedChild(out, segment);
   return out;
+}
+
+/** One segment more on a dotted place, as pointerToDotted writes it: a walk extends its parent's. */
+export function dottedChild(base: string, segment: string): string {
+  if (/^\d+$/.test(segment)) return `${base}[${segment}]`;
+  if (IDENTIFIER.test(segment)) return base === "" ? segment : `${base}.${segment}`;
+  return `${base}[${JSON.stringify(segment)}]`;
 }

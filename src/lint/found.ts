@@ -1,5 +1,5 @@
 import { type Contract, isJsonObject, type Json, type JsonObject, type Tool } from "../contract/model.ts";
-import { pointer } from "../contract/pointer.ts";
+import { dottedChild, pointer, pointerToDotted } from "../contract/pointer.ts";
 import type { TargetKind } from "../contract/surface.ts";
 import { resolvePointer } from "../schema/ref.ts";
 import { eachSubschema } from "../schema/subschemas.ts";
@@ -42,7 +42,13 @@ export function found(kind: TargetKind, name: string, path: string, message: str
 export interface SchemaNode {
   schema: JsonObject;
   /** JSON Pointer of this subschema inside the item (e.g. "/inputSchema/properties/city"). */
-  path: string;
+  readonly path: string;
+  /** The same place for people ("inputSchema.properties.city", as pointerToDotted writes it). */
+  readonly dotted: string;
+  /** The keyword that led here from the parent ("properties", "items", "anyOf"…), "" at the root. */
+  readonly via: string;
+  /** Whether the node sits under `$defs` or `definitions` (a definition, reached only by $ref). */
+  readonly inDefs: boolean;
 }
 
 /**
@@ -70,6 +76,8 @@ export function visitSchema(schema: Json | undefined, path: string, visit: (node
  */
 class WalkNode implements SchemaNode {
   private cached: string | undefined;
+  private cachedDotted: string | undefined;
+  readonly inDefs: boolean;
   constructor(
     readonly schema: JsonObject,
     private readonly parent: WalkNode | undefined,
@@ -77,7 +85,23 @@ class WalkNode implements SchemaNode {
     private readonly keyword: string,
     /** The index or name under the keyword, if any. */
     private readonly member: number | string | undefined,
-  ) {}
+  ) {
+    this.inDefs = parent !== undefined && (parent.inDefs || keyword === "$defs" || keyword === "definitions");
+  }
+  get via(): string {
+    return this.parent === undefined ? "" : this.keyword;
+  }
+  get dotted(): string {
+    if (this.cachedDotted === undefined) {
+      const parent = this.parent;
+      if (parent === undefined) this.cachedDotted = pointerToDotted(this.keyword);
+      else {
+        const under = dottedChild(parent.dotted, this.keyword);
+        this.cachedDotted = this.member === undefined ? under : dottedChild(under, String(this.member));
+      }
+    }
+    return this.cachedDotted;
+  }
   get path(): string {
     if (this.cached === undefined) {
       const parent = this.parent;

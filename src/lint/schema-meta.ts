@@ -79,7 +79,9 @@ function remembered<T>(known: Map<string, T>, pattern: string, answer: () => T):
  * "regex") while validating against a meta-schema, so `pattern` and `patternProperties` are
  * checked here, node by node as the schema pass (schema-pass.ts) walks them.
  */
-export function patternProblemsAt(node: SchemaNode): { path: string; pattern: string; problem: string }[] {
+export function patternProblemsAt(
+  node: Pick<SchemaNode, "schema" | "path">,
+): { path: string; pattern: string; problem: string }[] {
   const { pattern, patternProperties } = node.schema;
   // Most nodes hold neither: no list is made for them.
   if (pattern === undefined && patternProperties === undefined) return [];

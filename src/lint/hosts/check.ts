@@ -6,13 +6,11 @@
  * function's parameters. Pure.
  */
 import { type Contract, isJsonObject, type Json, type JsonObject } from "../../contract/model.ts";
-import { pointer, pointerToDotted } from "../../contract/pointer.ts";
+import { pointerToDotted } from "../../contract/pointer.ts";
 import type { TargetKind } from "../../contract/surface.ts";
-import { forEachSubschema } from "../../schema/subschemas.ts";
-import { show } from "../found.ts";
+import { show, visitSchema } from "../found.ts";
 import { indexShapes, type SurfaceSizes } from "../shapes.ts";
-import { dottedChild } from "./dotted.ts";
-import type { HostHit, HostProfile, SchemaNode } from "./model.ts";
+import type { HostHit, HostProfile } from "./model.ts";
 import { hostProfile } from "./profiles.ts";
 
 export interface HostFinding {
@@ -25,34 +23,8 @@ export interface HostFinding {
   evidence?: Json;
 }
 
-const DEFS = new Set(["$defs", "definitions"]);
-
 /** Places listed by name in a finding that stands for several. */
 const MORE = 3;
-
-/** A node of the walk: its pointer is built from its parent's only when a finding needs it. */
-class Node implements SchemaNode {
-  private cached: string | undefined;
-  private cachedDotted: string | undefined;
-  constructor(
-    readonly schema: JsonObject,
-    private readonly parent: Node | undefined,
-    private readonly segments: string[],
-    readonly via: string,
-  ) {}
-  get path(): string {
-    this.cached ??= this.parent ? pointer(this.parent.path, ...this.segments) : "/inputSchema";
-    return this.cached;
-  }
-  get dotted(): string {
-    if (this.cachedDotted === undefined) {
-      let out = this.parent ? this.parent.dotted : "inputSchema";
-      for (const segment of this.segments) out = dottedChild(out, segment);
-      this.cachedDotted = out;
-    }
-    return this.cachedDotted;
-  }
-}
 
 /** One rule's places in one schema: the first in full, the next few by name, the rest counted. */
 interface Places {
@@ -77,16 +49,11 @@ function walkSchema(schema: JsonObject, profiles: readonly HostProfile[]): HostH
     places.count++;
     if (places.others.length < MORE) places.others.push(where ? where() : pointerToDotted(make().path));
   };
-  const all = profiles.filter((p) => p.walkDefs !== false);
-  const visit = (node: Node, inDefs: boolean) => {
-    for (const profile of inDefs ? all : profiles) profile.node?.(node, hit);
-    forEachSubschema(node.schema, (child, segments) => {
-      if (!isJsonObject(child)) return;
-      const keyword = segments[0] as string;
-      visit(new Node(child, node, segments, keyword), inDefs || DEFS.has(keyword));
-    });
-  };
-  visit(new Node(schema, undefined, [], ""), false);
+  // The lint schema walk (found.ts): profiles that skip definitions are not shown nodes under $defs.
+  const walkingDefs = profiles.filter((p) => p.walkDefs !== false);
+  visitSchema(schema, "/inputSchema", (node) => {
+    for (const profile of node.inDefs ? walkingDefs : profiles) profile.node?.(node, hit);
+  });
   const out: HostHit[] = [];
   for (const { first, others, count } of byRule.values()) {
     if (count === 1) {

@@ -5,8 +5,7 @@
  * server in the request stops working. Pure.
  */
 import { isJsonObject } from "../../contract/model.ts";
-import { pointer } from "../../contract/pointer.ts";
-import { dottedChild } from "./dotted.ts";
+import { dottedChild, pointer } from "../../contract/pointer.ts";
 import type { HostProfile } from "./model.ts";
 import { checkName, type NameRule, nameProblem, renameFor } from "./names.ts";
 import { hostRule } from "./rule.ts";

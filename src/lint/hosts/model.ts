@@ -4,7 +4,7 @@
  * profile's checks look at a tool's name, at each node of its inputSchema (one walk shared by
  * every selected profile), and at the whole list. Pure types; no I/O.
  */
-import type { Contract, Json, JsonObject, Tool } from "../../contract/model.ts";
+import type { Contract, Json, Tool } from "../../contract/model.ts";
 import type { TargetKind } from "../../contract/surface.ts";
 import type { HostImpact, LintRuleRow } from "../../rules/model.ts";
 
@@ -34,15 +34,10 @@ export interface HostHit {
 export type NodeHit = (rule: string, make: () => Omit<HostHit, "rule">, where?: () => string) => void;
 
 /** A schema node as the shared walk hands it to the profiles. */
-export interface SchemaNode {
-  schema: JsonObject;
-  /** Its JSON Pointer inside the tool ("/inputSchema/properties/city"), built only when read. */
-  readonly path: string;
-  /** The same place for people ("inputSchema.properties.city"), built only when read. */
-  readonly dotted: string;
-  /** The keyword that led here from the parent ("properties", "items", "anyOf"…), "" at the root. */
-  via: string;
-}
+/** A node of the one schema walk (src/lint/found.ts): schema, pointer, dotted place, the keyword that led there. */
+import type { SchemaNode } from "../found.ts";
+
+export type { SchemaNode };
 
 export interface HostProfile {
   /** The name users give to --hosts and the policy file's "hosts". */

@@ -4,8 +4,7 @@
  * A schema outside it fails the request with 400. Pure.
  */
 import { isJsonObject, type JsonObject } from "../../contract/model.ts";
-import { pointer } from "../../contract/pointer.ts";
-import { dottedChild } from "./dotted.ts";
+import { dottedChild, pointer } from "../../contract/pointer.ts";
 import type { HostProfile } from "./model.ts";
 import { checkName } from "./names.ts";
 import {
