@@ -47,7 +47,7 @@ import {
   witnessMeaning,
 } from "./shared.ts";
 
-const SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json";
+export const SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json";
 
 const isLintLevel = (grade: Grade): grade is LintLevel => (LINT_LEVELS as readonly string[]).includes(grade);
 

@@ -6,6 +6,7 @@
 import { VERSION } from "../../version.ts";
 import { renderJson } from "../json.ts";
 import { REPLAY_REPORT_VERSION, type ReplayReport } from "../replay-model.ts";
+import { escapeJsonText } from "../shared.ts";
 
 export function renderReplayJson(report: ReplayReport): string {
   const sections = report.sections.map((section) =>
@@ -17,5 +18,6 @@ export function renderReplayJson(report: ReplayReport): string {
     ...report,
     sections,
   };
-  return `${JSON.stringify(json, null, 2)}\n`;
+  // Recorded and live answers are server text: control and bidi characters as `\u` escapes.
+  return `${escapeJsonText(JSON.stringify(json, null, 2))}\n`;
 }

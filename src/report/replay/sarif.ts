@@ -7,8 +7,8 @@
 import { findRule } from "../../rules/registry.ts";
 import { VERSION } from "../../version.ts";
 import { REPLAY_FINDINGS, type ReplayFindingKind, type ReplayReport } from "../replay-model.ts";
-import { pascalCase } from "../sarif.ts";
-import { INFORMATION_URI, ruleHelpUri } from "../shared.ts";
+import { pascalCase, SARIF_SCHEMA } from "../sarif.ts";
+import { escapeJsonText, INFORMATION_URI, ruleHelpUri } from "../shared.ts";
 import { callTitle } from "./shared.ts";
 
 const capital = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
@@ -105,7 +105,7 @@ export function renderReplaySarif(report: ReplayReport): string {
     }
   }
   const sarif = {
-    $schema: "https://json.schemastore.org/sarif-2.1.0.json",
+    $schema: SARIF_SCHEMA,
     version: "2.1.0",
     runs: [
       {
@@ -121,5 +121,6 @@ export function renderReplaySarif(report: ReplayReport): string {
       },
     ],
   };
-  return `${JSON.stringify(sarif, null, 2)}\n`;
+  // Findings quote server text: control and bidi characters as `\u` escapes, as the other SARIF logs.
+  return `${escapeJsonText(JSON.stringify(sarif, null, 2))}\n`;
 }

@@ -116,6 +116,26 @@ test("can-i-deploy: a call a counted schema change reaches is broken, even when 
   expect(renderReplay(deploy, "text", false)).toContain("no: 1 of 1 consumer in production would break.");
 });
 
+describe("server text in replay reports", () => {
+  test("JSON and SARIF write control and bidi characters from an answer as \\u escapes, the same value once parsed", () => {
+    const hostile = "evil\u202e}txt.exe\u0007";
+    const call: CallOutcome = {
+      ...broken,
+      findings: [{ kind: "replay-value-changed", path: "/structuredContent/name", message: `now ${hostile}` }],
+    };
+    const withText = buildReplayReport("replay", "live", [buildSection("app", ["a.jsonl"], [call])], {
+      offline: false,
+      exact: true,
+    });
+    for (const format of ["json", "sarif"] as const) {
+      const text = renderReplay(withText, format, false);
+      expect({ format, raw: text.includes("\u202e") || text.includes("\u0007") }).toEqual({ format, raw: false });
+      expect(text).toContain("\\u202e");
+      expect(JSON.stringify(JSON.parse(text))).toContain("\u202e");
+    }
+  });
+});
+
 describe("consumer manifests", () => {
   test("a manifest names the consumer (default: its folder) and its environments", () => {
     expect(parseManifest('{"environments":["production"]}', "x/consumer.json", "x")).toEqual({
