@@ -74,7 +74,10 @@ export function serverFacts(opening: Opening): ServerFacts {
 }
 
 /** What a capture needs of a session: ours, or an adapter over a connected SDK client (src/api). */
-export type CaptureSession = Pick<Session, "opening" | "era" | "changedLists" | "request" | "listen" | "assertHealthy">;
+export type CaptureSession = Pick<
+  Session,
+  "opening" | "era" | "changedLists" | "request" | "listen" | "assertHealthy" | "legacyProbe"
+>;
 
 export async function captureSurface(
   session: CaptureSession,
@@ -85,6 +88,8 @@ export async function captureSurface(
   const facts = serverFacts(session.opening);
   const { capabilities } = facts;
   const lists = SURFACE_LISTS.filter((list) => capabilities[list.capability] !== undefined);
+  // Whether a modern server also accepts legacy clients, asked beside the lists (legacy-probe.ts).
+  const legacy = session.era === "modern" ? session.legacyProbe?.start() : undefined;
 
   // The modern era sends list_changed only on a subscriptions/listen stream.
   if (session.era === "modern") {
@@ -120,6 +125,8 @@ export async function captureSurface(
   const capture: CaptureFacts = { clientCapabilities: [...clientCapabilities] };
   if (options.era === "modern" || options.era === "legacy") capture.era = options.era;
   if (facts.supportedVersions) capture.supportedVersions = facts.supportedVersions;
+  // Only a refusal is written: a dual-era server's lockfile reads as before the probe existed.
+  if ((await legacy) === "refused") capture.legacy = "refused";
   const items = (key: SurfaceList["key"]) => (surface[key] ?? []).map(withoutMessageMeta);
   const contract: Contract = {
     lockfileVersion: LOCKFILE_VERSION,

@@ -13,6 +13,7 @@ import {
 } from "./era.ts";
 import { explainHttpFailure } from "./http-errors.ts";
 import { boundedFetch, cleanFetchMessage, DEFAULT_MAX_RESPONSE_BYTES, modernFetch, networkCode } from "./http-fetch.ts";
+import { LEGACY_PROBE_MS, LegacyProbe } from "./legacy-probe.ts";
 import { ExitedBeforeAnswering, negotiate, PROBE_GRACE_MS } from "./negotiate.ts";
 import type { Session, SessionOptions } from "./session.ts";
 import { ChildProcessTransport, isDirectory, spawnFailure } from "./stdio-transport.ts";
@@ -339,6 +340,7 @@ async function openModernHttp(
     if (verdict.kind === "modern") {
       options.onNote?.(`the server answered server/discover: modern MCP ${verdict.version}`);
       session.adoptModern(verdict.version, verdict.result);
+      session.legacyProbe = legacyProbeOf(target, options, session);
       return opened;
     }
     if (verdict.kind === "unsupported") throw noCommonVersionError(verdict.supported);
@@ -349,6 +351,31 @@ async function openModernHttp(
     await session.close();
     throw error;
   }
+}
+
+const LEGACY_PROBE_NOTES = {
+  accepted: "a legacy initialize on a connection of its own was accepted: the server serves both eras",
+  refused:
+    'a legacy initialize on a connection of its own was refused as a modern-only server does: recorded as capture.legacy "refused"',
+  unknown:
+    "a legacy initialize on a connection of its own got no clear answer: whether the server serves the legacy era is unknown, nothing recorded",
+} as const;
+
+/**
+ * In auto, once the server answered as a modern one: whether it accepts a legacy client too,
+ * asked by a legacy initialize on a session of its own (same URL, headers and credentials),
+ * with no spinner phase or kill switch of its own, bounded by LEGACY_PROBE_MS and by what is
+ * left of --timeout. --era modern skips it: that flag speaks the modern era only.
+ */
+function legacyProbeOf(target: Extract<Target, { kind: "http" }>, options: ConnectOptions, main: Session): LegacyProbe {
+  return new LegacyProbe(
+    () => {
+      const { onPhase: _phase, onKillSwitch: _kill, onWarning: _warning, ...quiet } = options;
+      const timeoutMs = Math.max(1, Math.min(LEGACY_PROBE_MS, main.remainingMs()));
+      return httpSession(target, { ...quiet, onNote: undefined, startedAt: Date.now(), timeoutMs }, "http");
+    },
+    (verdict) => options.onNote?.(LEGACY_PROBE_NOTES[verdict]),
+  );
 }
 
 /** --era modern over HTTP: why the probe failed, the era named where the status says it. */

@@ -21,6 +21,7 @@ import {
   type RpcAnswer,
   SPOKEN_VERSIONS,
 } from "./era.ts";
+import type { LegacyProbe } from "./legacy-probe.ts";
 
 /** One `x-mcp-header` declaration: the header's name and the argument it mirrors (a path of property names). */
 export interface ParamHeader {
@@ -120,6 +121,11 @@ export class Session {
    * arguments into `Mcp-Param-{header}` headers, which servers on the v2 SDK require.
    */
   readonly paramHeaders = new Map<string, ParamHeader[]>();
+  /**
+   * After a modern opening over HTTP in --era auto: whether the server also accepts a legacy
+   * initialize, asked on a connection of its own (legacy-probe.ts). Absent where it cannot be told.
+   */
+  legacyProbe?: LegacyProbe;
   private deadline: number;
   private fail!: (error: ServerError) => void;
   /** Rejects when the transport reports something that ends the session. */
@@ -210,8 +216,12 @@ export class Session {
     return this.phase;
   }
 
-  /** The legacy handshake: initialize, then notifications/initialized. */
-  initialize(): Promise<Opening> {
+  /**
+   * The legacy handshake: initialize, then notifications/initialized (not for a probe that only
+   * asks whether initialize is accepted, legacy-probe.ts: the notification would cost the server
+   * another request).
+   */
+  initialize(announce = true): Promise<Opening> {
     return this.run("initialize", async () => {
       await this.start();
       const answer = await this.call("initialize", {
@@ -236,7 +246,7 @@ export class Session {
       }
       this.transport.setProtocolVersion?.(version);
       this.opening = { era: "legacy", protocolVersion: version, result };
-      await this.send({ jsonrpc: "2.0", method: "notifications/initialized" });
+      if (announce) await this.send({ jsonrpc: "2.0", method: "notifications/initialized" });
       return this.opening;
     });
   }
@@ -331,6 +341,7 @@ export class Session {
 
   async close(): Promise<void> {
     this.closing = true;
+    await this.legacyProbe?.stop();
     await this.transport.close().catch(() => {});
   }
 

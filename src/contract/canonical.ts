@@ -18,7 +18,7 @@ const TOP_LEVEL_ORDER = [
   "skills",
   "hashes",
 ];
-const CAPTURE_ORDER = ["clientCapabilities", "era", "supportedVersions", "env", "headers", "scopes"];
+const CAPTURE_ORDER = ["clientCapabilities", "era", "supportedVersions", "legacy", "env", "headers", "scopes"];
 /** The item's identity, then the human-facing fields, first in every item; the rest alphabetically. */
 const ITEM_ORDER = ["name", "uri", "uriTemplate", "title", "description", "mimeType"];
 const SCHEMA_KEYS = new Set(["inputSchema", "outputSchema"]);

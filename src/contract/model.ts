@@ -75,6 +75,10 @@ export interface Contract {
  * Optional fields are written only when they hold something, so a legacy capture made with
  * the defaults reads byte for byte as lockfiles did before eras were recorded.
  */
+/** What a capture learned about the server's legacy era, written only when it was refused. */
+export const LEGACY_SUPPORT = ["refused"] as const;
+export type LegacySupport = (typeof LEGACY_SUPPORT)[number];
+
 export interface CaptureFacts {
   /** The client capabilities declared (--client-capabilities). */
   clientCapabilities: ClientCapability[];
@@ -82,6 +86,12 @@ export interface CaptureFacts {
   era?: Era;
   /** server/discover's supportedVersions, as the server listed them (modern captures only). */
   supportedVersions?: string[];
+  /**
+   * "refused": the server refused a legacy initialize, as a modern-only server does (a modern
+   * capture over HTTP in --era auto asks). Absent: it accepted one, or it is not known (stdio,
+   * --era modern, a legacy capture, an older lockfile), and the mock serves both eras.
+   */
+  legacy?: LegacySupport;
   /**
    * The names, never the values, of the environment variables given to a stdio server (--env,
    * a client config's env and envFile) and of the headers sent to an HTTP one (--header, a

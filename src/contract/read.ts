@@ -8,7 +8,15 @@ import { UsageError } from "../errors.ts";
 import { BIG_INPUT_CHARS } from "./big-input.ts";
 import { hashesProblem } from "./hashes.ts";
 import { locateJsonError } from "./json-position.ts";
-import { CLIENT_CAPABILITIES, type Contract, ERAS, isJsonObject, LOCKFILE_VERSION, SURFACE_LISTS } from "./model.ts";
+import {
+  CLIENT_CAPABILITIES,
+  type Contract,
+  ERAS,
+  isJsonObject,
+  LEGACY_SUPPORT,
+  LOCKFILE_VERSION,
+  SURFACE_LISTS,
+} from "./model.ts";
 import { readPeerSurface } from "./peers/detect.ts";
 import { importedFromProblem } from "./peers/imported.ts";
 import { deepFreeze, type ReadSession } from "./read-session.ts";
@@ -102,6 +110,13 @@ export function parseContract(
         throw problem(`$.capture.supportedVersions[${i}]`, `expected a string, found ${describeFound(version)}`);
       }
     });
+  }
+  // Written only when a modern server refused a legacy initialize.
+  if (capture.legacy !== undefined && !LEGACY_SUPPORT.includes(capture.legacy as never)) {
+    throw problem(
+      "$.capture.legacy",
+      `expected ${LEGACY_SUPPORT.map((v) => JSON.stringify(v)).join(" or ")} (or no such field), found ${describeFound(capture.legacy)}`,
+    );
   }
   // Names of the environment variables and headers a capture was given; absent when none were.
   for (const key of ["env", "headers", "scopes"] as const) {
