@@ -123,6 +123,18 @@ interface TextUnit {
   tool?: string;
   /** For a shared schema unit: where its texts are among the shared ones (scanSurface keeps their findings there). */
   slot?: number;
+  /** For a shared schema unit: each text's number among the shared units' distinct texts (see Collected). */
+  ids?: Int32Array;
+}
+
+/**
+ * A collection's units, and how many distinct texts its shared schema units hold. Equal texts
+ * get one number, once per collection: a rule then remembers which it found clean by number
+ * (scanSurface), where a set of the texts themselves cost a string lookup per text and rule.
+ */
+interface Collected {
+  units: TextUnit[];
+  distinct: number;
 }
 
 /** Whether no rule of a caller of scanSurface can find anything in a text, from the text and its role. */
@@ -139,13 +151,17 @@ interface Collect {
  * Every text of the surface, collected once per contract, and again when lintContract indexes
  * it afresh (by the index, which a fresh run replaces); the drift lens reads these.
  */
-const UNITS = new WeakMap<object, TextUnit[]>();
+const UNITS = new WeakMap<object, Collected>();
 
 export function textUnits(contract: Contract): TextUnit[] {
+  return allUnits(contract).units;
+}
+
+function allUnits(contract: Contract): Collected {
   const index = indexShapes(contract);
   let units = UNITS.get(index);
   if (!units) {
-    units = collectUnits(contract, {}).units;
+    units = collectUnits(contract, {});
     UNITS.set(index, units);
   }
   return units;
@@ -156,13 +172,13 @@ export function textUnits(contract: Contract): TextUnit[] {
  * once per contract and index for every rule (the silent ones are never kept: on a 10,000-tool
  * surface whose schemas all differ they were 815k of 955k texts, most of lint's live memory).
  */
-const LOUD = new WeakMap<object, TextUnit[]>();
+const LOUD = new WeakMap<object, Collected>();
 
-function loudUnits(contract: Contract, silent: Silent): TextUnit[] {
+function loudUnits(contract: Contract, silent: Silent): Collected {
   const index = indexShapes(contract);
   let units = LOUD.get(index);
   if (!units) {
-    units = collectUnits(contract, { keep: (text, role) => !silent(text, role) }).units;
+    units = collectUnits(contract, { keep: (text, role) => !silent(text, role) });
     LOUD.set(index, units);
   }
   return units;
@@ -193,8 +209,10 @@ export function surfaceTexts(contract: Contract): SurfaceText[] {
  * The units of the surface's texts, of those `collect.keep` keeps, and how many texts were
  * seen (kept or not; a shared schema unit's once per tool of its shape).
  */
-function collectUnits(contract: Contract, collect: Collect): { units: TextUnit[]; seen: number } {
+function collectUnits(contract: Contract, collect: Collect): Collected & { seen: number } {
   const units: TextUnit[] = [];
+  // The shared units' distinct texts, numbered in the order first seen.
+  const numbers = new Map<string, number>();
   const keep = collect.keep;
   let seen = 0;
   /** Whether to keep a text seen (asked before it is made: most are not, on big surfaces). */
@@ -220,12 +238,14 @@ function collectUnits(contract: Contract, collect: Collect): { units: TextUnit[]
     const text = contract.instructions;
     if (kept(text, "text")) texts.push({ kind: "server", name: "", path: "/instructions", text, role: "text" });
   }
-  const shared = SCHEMA_KEYS.map(() => new Map<number, { texts: SurfaceText[]; slot: number; count: number }>());
+  const shared = SCHEMA_KEYS.map(
+    () => new Map<number, { texts: SurfaceText[]; ids: Int32Array; slot: number; count: number }>(),
+  );
   let slots = 0;
   const { shapes } = indexShapes(contract);
   const tools = contract.tools;
   for (let index = 0; index < tools.length; index++) {
-    if (collect.stopAt !== undefined && seen >= collect.stopAt) return { units, seen };
+    if (collect.stopAt !== undefined && seen >= collect.stopAt) return { units, seen, distinct: numbers.size };
     const tool = tools[index]!;
     const add = item("tool", tool.name, tool, ["name", "title", "description"]);
     const annotations = tool.annotations;
@@ -249,10 +269,10 @@ function collectUnits(contract: Contract, collect: Collect): { units: TextUnit[]
         walkSchema(schema, new Place(undefined, `/${key}`), (at, segment, text, role) => {
           if (kept(text, role)) texts.push(new SchemaText("", at, segment, text, role));
         });
-        known = { texts, slot: slots++, count: seen - before };
+        known = { texts, ids: textNumbers(texts, numbers), slot: slots++, count: seen - before };
         shared[k]!.set(shape, known);
       } else seen += known.count;
-      if (known.texts.length > 0) units.push({ texts: known.texts, tool: tool.name, slot: known.slot });
+      if (known.texts.length > 0) units.push({ texts: known.texts, tool: tool.name, slot: known.slot, ids: known.ids });
     });
   }
   for (const prompt of contract.prompts) {
@@ -279,7 +299,22 @@ function collectUnits(contract: Contract, collect: Collect): { units: TextUnit[]
     if (typeof front.name === "string") add("/frontmatter/name", front.name, "name");
     if (typeof front.description === "string") add("/frontmatter/description", front.description, "text");
   }
-  return { units, seen };
+  return { units, seen, distinct: numbers.size };
+}
+
+/** The number of each text among `numbers`, a new text getting the next one. */
+function textNumbers(texts: readonly SurfaceText[], numbers: Map<string, number>): Int32Array {
+  const ids = new Int32Array(texts.length);
+  for (let i = 0; i < texts.length; i++) {
+    const text = texts[i]!.text;
+    let id = numbers.get(text);
+    if (id === undefined) {
+      id = numbers.size;
+      numbers.set(text, id);
+    }
+    ids[i] = id;
+  }
+  return ids;
 }
 
 /**
@@ -305,8 +340,10 @@ export function scanSurface(
   const shared: (Found[] | undefined)[] = [];
   // Texts of shared units the rule found nothing in: the same text in another schema is not
   // scanned again (schemas that all differ still repeat most of their wording).
-  const clean = new Set<string>();
-  for (const unit of silent === undefined ? textUnits(contract) : loudUnits(contract, silent)) {
+  const collected = silent === undefined ? allUnits(contract) : loudUnits(contract, silent);
+  // By the texts' numbers (Collected): 1 once the rule found the text clean.
+  const clean = new Uint8Array(collected.distinct);
+  for (const unit of collected.units) {
     const name = unit.tool;
     const texts = unit.texts;
     if (name === undefined) {
@@ -321,10 +358,12 @@ export function scanSurface(
     let found = shared[slot];
     if (!found) {
       found = NO_FINDINGS;
-      for (const t of texts) {
-        if ((role !== undefined && t.role !== role) || clean.has(t.text)) continue;
+      const ids = unit.ids as Int32Array;
+      for (let i = 0; i < texts.length; i++) {
+        const t = texts[i]!;
+        if ((role !== undefined && t.role !== role) || clean[ids[i]!] === 1) continue;
         const more = scan(t, undefined);
-        if (more.length === 0) clean.add(t.text);
+        if (more.length === 0) clean[ids[i]!] = 1;
         else if (found === NO_FINDINGS) found = [...more];
         else found.push(...more);
       }

@@ -12,7 +12,7 @@ import type { Contract, JsonObject, Tool } from "../../../src/contract/model.ts"
 import { lintContract } from "../../../src/lint/lint.ts";
 import type { Finding } from "../../../src/lint/model.ts";
 import { INTENT_GATE_MIN } from "../../../src/lint/rules-security.ts";
-import { surfaceTexts, textsAtLeast } from "../../../src/lint/surface-texts.ts";
+import { scanSurface, surfaceTexts, textsAtLeast } from "../../../src/lint/surface-texts.ts";
 import { LINT_RULES } from "../../../src/rules/registry.ts";
 import { contract } from "../diff/helpers.ts";
 
@@ -99,5 +99,34 @@ describe("the count of texts that decides whether the security rules skip silent
     expect(textsAtLeast(surface, 34)).toBe(true);
     expect(textsAtLeast(surface, 35)).toBe(false);
     expect(surfaceTexts(surface)).toHaveLength(34);
+  });
+});
+
+describe("a text of shared schemas that a rule found clean", () => {
+  test("is scanned once, whatever schema holds it; a text with findings is scanned in each", () => {
+    // Three schemas that differ, sharing "Common" and the loud "BAD"; "Only k" is each one's own.
+    const tools: Tool[] = [0, 1, 2].map((k) => ({
+      name: `t${k}`,
+      inputSchema: {
+        type: "object",
+        properties: {
+          a: { description: "Common" },
+          b: { description: `Only ${k}` },
+          c: { description: "BAD" },
+        },
+      },
+    }));
+    const scanned: string[] = [];
+    const found = scanSurface(contract({ tools }), "text", (t) => {
+      scanned.push(t.text);
+      return t.text === "BAD" ? [{ target: { kind: "tool", name: "" }, path: t.path, message: "bad" }] : [];
+    });
+    expect(scanned.filter((t) => t !== "BAD").sort()).toEqual(["Common", "Only 0", "Only 1", "Only 2"]);
+    expect(scanned.filter((t) => t === "BAD")).toHaveLength(3);
+    expect(found.map((f) => `${f.target.name} ${f.path}`)).toEqual([
+      "t0 /inputSchema/properties/c/description",
+      "t1 /inputSchema/properties/c/description",
+      "t2 /inputSchema/properties/c/description",
+    ]);
   });
 });
