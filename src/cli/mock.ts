@@ -38,7 +38,7 @@ export function mockCommand() {
   return new Command("mock")
     .summary("serve a contract as a mock MCP server")
     .description(
-      "Serve the contract's surface as an MCP server, in both protocol eras (legacy initialize and 2026-07-28 server/discover): over stdio, or Streamable HTTP at /mcp with --http. Lists, capabilities, server info and instructions are served exactly as recorded; tools/call validates the arguments against the tool's inputSchema and answers with a result generated from its outputSchema (or a fixture).",
+      "Serve the contract's surface as an MCP server, in the protocol eras its server served (legacy initialize, 2026-07-28 server/discover, or both): over stdio, or Streamable HTTP at /mcp with --http. Lists, capabilities, server info and instructions are served exactly as recorded; tools/call validates the arguments against the tool's inputSchema and answers with a result generated from its outputSchema (or a fixture).",
     )
     .addOption(new Option("--contract <file>", "the lockfile to serve").default(DEFAULT_LOCKFILE))
     .option("--http", "serve Streamable HTTP at /mcp instead of stdio; the URL is printed on stderr")

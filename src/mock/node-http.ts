@@ -11,7 +11,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import { guardConnections } from "./http-guard.ts";
 import { DEFAULT_LIMITS, type InputLimits, tooLargeAnswer } from "./limits.ts";
-import type { MockServer } from "./server.ts";
+import type { Connection, MockServer } from "./server.ts";
 import { answerText, serialize } from "./transports.ts";
 
 export interface NodeHttpServing {
@@ -84,7 +84,8 @@ async function respond(
     return;
   }
   let ack: object | undefined;
-  const { answer, parsed } = answerText(server, body.text, {}, (a) => {
+  const connection: Connection = {};
+  const { answer, parsed } = answerText(server, body.text, connection, (a) => {
     ack = a;
   });
   if (ack !== undefined) {
@@ -97,7 +98,8 @@ async function respond(
     response.writeHead(202).end();
     return;
   }
-  sendJson(response, parsed ? 200 : 400, serialize(answer));
+  // A modern-only endpoint refuses a legacy request with 400, the refusal in the body (v2 SDK).
+  sendJson(response, parsed && !connection.refusedLegacy ? 200 : 400, serialize(answer));
 }
 
 /** Serve on host:port (0: a free port) until close(). Rejects when the port cannot be bound. */

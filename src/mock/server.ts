@@ -1,8 +1,9 @@
 /**
  * The contract as an MCP server, transport-free: one JSON-RPC message in, its answer out.
- * Both protocol eras are served on one endpoint, as the official v2 server SDK does: a
- * request with the modern `_meta` envelope is answered in the modern era (server/discover,
- * `resultType`), `initialize` opens a legacy session. Everything the contract recorded
+ * The eras the captured server served are served on one endpoint, as the official v2 server
+ * SDK does (servedVersions): a request with the modern `_meta` envelope is answered in the
+ * modern era (server/discover, `resultType`), `initialize` opens a legacy session, and a
+ * modern-only contract refuses it as a modern-only server does. Everything the contract recorded
  * (server info, capabilities, instructions, the items of each list) is served verbatim, so
  * that capturing the mock reproduces the contract.
  */
@@ -75,6 +76,8 @@ export interface RpcErrorBody {
 export interface Connection {
   /** The version initialize negotiated on this connection, if it has been sent. */
   legacyVersion?: string;
+  /** A legacy request was refused as a modern-only server refuses it (over HTTP: status 400, as the v2 SDK sends). */
+  refusedLegacy?: boolean;
 }
 
 export type Answer = { result: JsonObject } | { error: RpcErrorBody };
@@ -106,18 +109,19 @@ const CALL_ATTEMPTS = 4;
  * - a legacy capture made with --era legacy never asked: both eras, as the SDKs serve them;
  * - a modern capture lists server/discover's supportedVersions, served in the modern era. Whether
  *   the server also accepts initialize is not something server/discover says (the v2 SDK lists
- *   only 2026-07-28 whether or not it serves 2025 clients too), so the legacy era is served as
- *   well, with the legacy versions the list names, or all of them.
+ *   only 2026-07-28 whether or not it serves 2025 clients too); the capture asks when it can
+ *   (src/connect/legacy-probe.ts) and records `capture.legacy: "refused"` when the server refused:
+ *   modern only, then. Otherwise the legacy era is served as well, with the legacy versions the
+ *   list names, or all of them.
  */
 export function servedVersions(contract: Contract): { modern: string[]; legacy: string[] } {
   const negotiated = contract.protocolVersion;
   if (eraOf(negotiated) === "modern") {
     const listed = contract.capture.supportedVersions ?? [negotiated];
+    const modern = listed.length > 0 ? listed : [negotiated];
+    if (contract.capture.legacy === "refused") return { modern, legacy: [] };
     const legacy = listed.filter((v) => eraOf(v) === "legacy");
-    return {
-      modern: listed.length > 0 ? listed : [negotiated],
-      legacy: legacy.length > 0 ? legacy : [...LEGACY_PROTOCOL_VERSIONS],
-    };
+    return { modern, legacy: legacy.length > 0 ? legacy : [...LEGACY_PROTOCOL_VERSIONS] };
   }
   const legacy = LEGACY_PROTOCOL_VERSIONS.filter((v) => v <= negotiated);
   if (!legacy.includes(negotiated)) legacy.unshift(negotiated);
@@ -193,6 +197,10 @@ export class MockServer {
     const era = method === "initialize" ? "legacy" : this.eraOf(params);
     let answer: Answer | Listening;
     try {
+      if (era === "legacy" && this.legacyVersions.length === 0) {
+        connection.refusedLegacy = true;
+        this.refuseLegacy(method, params);
+      }
       const result = this.dispatch(method, isJsonObject(params) ? params : {}, era, connection);
       if (method === "subscriptions/listen") {
         answer = { listen: result.listen as JsonObject };
@@ -306,6 +314,29 @@ export class MockServer {
       default:
         return fail(METHOD_NOT_FOUND, `Method not found: ${method}`);
     }
+  }
+
+  /**
+   * A modern-only server's answer to a request without the modern envelope (initialize among
+   * them), as the 2026-07-28 v2 SDK gives it: UnsupportedProtocolVersionError listing the
+   * versions it speaks, so that a 2025 client learns from the error alone that it must move on;
+   * `requested` echoes initialize's version, and is left out when the request named none.
+   */
+  private refuseLegacy(method: string, params: Json | undefined): never {
+    const requested = method === "initialize" && isJsonObject(params) ? params.protocolVersion : undefined;
+    if (typeof requested === "string") {
+      return fail(UNSUPPORTED_PROTOCOL_VERSION, `Unsupported protocol version: ${requested}`, {
+        supported: this.modernVersions,
+        requested,
+      });
+    }
+    return fail(
+      UNSUPPORTED_PROTOCOL_VERSION,
+      "Unsupported protocol version: the request did not name a protocol version",
+      {
+        supported: this.modernVersions,
+      },
+    );
   }
 
   /** A modern request names a version this contract's server speaks, as the v2 SDK requires. */
