@@ -1,0 +1,187 @@
+/**
+ * The mock tells the truth about the era (issue #29, item 1), against real servers: the v2 SDK
+ * fixture (tests/fixtures/v2/server.ts) served dual-era and modern-only (`legacy: 'reject'`)
+ * over Streamable HTTP on 127.0.0.1 and over stdio, and the mock itself. A modern capture over
+ * HTTP records `capture.legacy: "refused"` for the modern-only server only; the mock of that
+ * contract refuses a legacy initialize exactly as the server did, and capturing it reproduces
+ * the lockfile byte for byte. Runs the compiled binary when MCP_CONTRACT_BIN is set.
+ */
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { cliCommand } from "../helpers/cli.ts";
+import { limit } from "../helpers/clock.ts";
+import { BUN, expectMockCapture, ROOT, runCli, tempDir } from "./e2e-helpers.ts";
+
+const V2_SERVER = join(ROOT, "tests/fixtures/v2/server.ts");
+const CASE_MS = 60_000;
+
+interface Running {
+  url: string;
+  stop: () => Promise<void>;
+}
+
+/** Start a process that prints `listening URL` on `stream`, and return the URL. */
+async function startListening(argv: string[], stream: "stdout" | "stderr"): Promise<Running> {
+  const proc = Bun.spawn(argv, {
+    stdin: "ignore",
+    stdout: stream === "stdout" ? "pipe" : "ignore",
+    stderr: stream === "stderr" ? "pipe" : "ignore",
+  });
+  const reader = (stream === "stdout" ? proc.stdout : proc.stderr) as ReadableStream<Uint8Array>;
+  const read = reader.getReader();
+  let text = "";
+  const deadline = Date.now() + limit(15_000);
+  while (!/listening (\S+)/.test(text)) {
+    if (Date.now() > deadline) throw new Error(`${argv.join(" ")} did not start: ${text}`);
+    const { value, done } = await read.read();
+    if (done) throw new Error(`${argv.join(" ")} exited before listening: ${text}`);
+    text += new TextDecoder().decode(value);
+  }
+  read.releaseLock();
+  return {
+    url: (/listening (\S+)/.exec(text) as RegExpExecArray)[1] as string,
+    stop: async () => {
+      proc.kill("SIGTERM");
+      await proc.exited;
+    },
+  };
+}
+
+const INITIALIZE = {
+  jsonrpc: "2.0",
+  id: 1,
+  method: "initialize",
+  params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "legacy-consumer", version: "1" } },
+};
+
+/** A 2025 client's first POST: initialize without a session. */
+async function postInitialize(url: string): Promise<{ status: number; body: { error?: unknown; result?: unknown } }> {
+  const response = await fetch(url, {
+    method: "POST",
+    headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
+    body: JSON.stringify(INITIALIZE),
+  });
+  const text = await response.text();
+  // A dual-era server may answer in an SSE event; the JSON is its data line.
+  const json = text.startsWith("{") ? text : (/^data: (.*)$/m.exec(text)?.[1] ?? "{}");
+  return { status: response.status, body: JSON.parse(json) };
+}
+
+const dir = tempDir();
+const modernOnlyLock = join(dir, "modern-only.json");
+const dualLock = join(dir, "dual.json");
+let modernOnly: Running;
+let dual: Running;
+
+beforeAll(async () => {
+  [modernOnly, dual] = await Promise.all([
+    startListening([BUN, V2_SERVER, "--http", "--modern-only"], "stdout"),
+    startListening([BUN, V2_SERVER, "--http"], "stdout"),
+  ]);
+  const made = await Promise.all([
+    runCli(["snapshot", "-q", "-o", modernOnlyLock, "--url", modernOnly.url]),
+    runCli(["snapshot", "-q", "-o", dualLock, "--url", dual.url]),
+  ]);
+  expect(made.map((r) => r.code)).toEqual([0, 0]);
+}, CASE_MS);
+
+afterAll(async () => {
+  await Promise.all([modernOnly?.stop(), dual?.stop()]);
+});
+
+const captureOf = (file: string) => JSON.parse(readFileSync(file, "utf8")).capture;
+
+describe("a modern capture over HTTP asks whether the legacy era is served", () => {
+  test('the modern-only server: capture.legacy is "refused"', () => {
+    expect(captureOf(modernOnlyLock)).toEqual({
+      clientCapabilities: [],
+      supportedVersions: ["2026-07-28"],
+      legacy: "refused",
+    });
+  });
+
+  test("the dual-era server: nothing recorded, its lockfile as before", () => {
+    expect(captureOf(dualLock)).toEqual({ clientCapabilities: [], supportedVersions: ["2026-07-28"] });
+  });
+
+  test.concurrent(
+    "--era modern does not ask, and stdio cannot tell: nothing recorded for the modern-only server",
+    async () => {
+      const [forced, stdio] = await Promise.all([
+        runCli(["snapshot", "-q", "-o", "-", "--era", "modern", "--url", modernOnly.url]),
+        runCli(["snapshot", "-q", "-o", "-", "--", BUN, V2_SERVER, "--modern-only"]),
+      ]);
+      expect([forced.code, stdio.code]).toEqual([0, 0]);
+      expect(JSON.parse(forced.stdout).capture.legacy).toBeUndefined();
+      expect(JSON.parse(stdio.stdout).capture.legacy).toBeUndefined();
+    },
+    CASE_MS,
+  );
+});
+
+describe("the mock answers initialize as the captured server did", () => {
+  test.concurrent(
+    "modern-only over HTTP: the same 400 and error; capturing the mock reproduces the lockfile byte for byte",
+    async () => {
+      const mock = await startListening([...cliCommand(), "mock", "--http", "--contract", modernOnlyLock], "stderr");
+      try {
+        const [real, mocked] = await Promise.all([postInitialize(modernOnly.url), postInitialize(mock.url)]);
+        expect(real.status).toBe(400);
+        expect(mocked).toEqual(real);
+        const again = await runCli(["snapshot", "-q", "-o", "-", "--url", mock.url]);
+        expect(again.code).toBe(0);
+        expectMockCapture("modern-only", again.stdout, readFileSync(modernOnlyLock, "utf8"));
+        // A 2025 client is told the server speaks modern MCP only, as by the real server.
+        const legacy = await runCli(["snapshot", "-q", "-o", "-", "--era", "legacy", "--url", mock.url]);
+        expect(legacy.code).toBe(3);
+        expect(legacy.stderr).toContain("the server speaks modern MCP only");
+      } finally {
+        await mock.stop();
+      }
+    },
+    CASE_MS,
+  );
+
+  test.concurrent(
+    "dual-era over HTTP: initialize is served, and the capture is reproduced",
+    async () => {
+      const mock = await startListening([...cliCommand(), "mock", "--http", "--contract", dualLock], "stderr");
+      try {
+        const mocked = await postInitialize(mock.url);
+        expect(mocked.status).toBe(200);
+        expect(mocked.body.result).toMatchObject({ protocolVersion: "2025-11-25" });
+        const again = await runCli(["snapshot", "-q", "-o", "-", "--url", mock.url]);
+        expectMockCapture("dual", again.stdout, readFileSync(dualLock, "utf8"));
+      } finally {
+        await mock.stop();
+      }
+    },
+    CASE_MS,
+  );
+
+  test.concurrent(
+    "modern-only over stdio: the mock refuses initialize with the server's error",
+    async () => {
+      const proc = Bun.spawn([...cliCommand(), "mock", "--contract", modernOnlyLock], {
+        stdin: "pipe",
+        stdout: "pipe",
+        stderr: "ignore",
+      });
+      proc.stdin.write(`${JSON.stringify(INITIALIZE)}\n`);
+      await proc.stdin.end();
+      const line = (await new Response(proc.stdout).text()).split("\n")[0] as string;
+      await proc.exited;
+      expect(JSON.parse(line)).toEqual({
+        jsonrpc: "2.0",
+        id: 1,
+        error: {
+          code: -32022,
+          message: "Unsupported protocol version: 2025-11-25",
+          data: { supported: ["2026-07-28"], requested: "2025-11-25" },
+        },
+      });
+    },
+    CASE_MS,
+  );
+});
