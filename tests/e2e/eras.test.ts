@@ -243,7 +243,7 @@ describe("a dual-era server (v2 SDK) is captured in each era, over stdio and HTT
 
 describe("a modern-only server (legacy: 'reject')", () => {
   test.concurrent(
-    "auto and --era modern capture it over stdio and HTTP, identically",
+    "auto and --era modern capture it over stdio and HTTP, identically but for what only HTTP can ask",
     async () => {
       const [stdio, url, forced] = await Promise.all([
         snapshot(...v2("--modern-only")),
@@ -251,7 +251,9 @@ describe("a modern-only server (legacy: 'reject')", () => {
         snapshot("--era", "modern", "--url", modernHttp.url),
       ]);
       expect(captured(stdio).protocolVersion).toBe("2026-07-28");
-      expect(url.stdout).toBe(stdio.stdout);
+      // Over HTTP in auto the capture asks whether a legacy initialize is accepted (legacy-probe.ts).
+      expect(captured(url).capture.legacy).toBe("refused");
+      expect(url.stdout.replace(/,\n\s*"legacy": "refused"/, "")).toBe(stdio.stdout);
       expect(captured(forced).capture.era).toBe("modern");
     },
     CASE_MS,
