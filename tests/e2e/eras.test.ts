@@ -66,7 +66,7 @@ interface Captured {
   server: Record<string, unknown>;
   capabilities: Record<string, unknown>;
   instructions?: string;
-  capture: { clientCapabilities: string[]; era?: string; supportedVersions?: string[] };
+  capture: { clientCapabilities: string[]; era?: string; supportedVersions?: string[]; legacy?: string };
   tools: { name: string; [key: string]: unknown }[];
   resources: { uri: string }[];
   resourceTemplates: { uriTemplate: string }[];
