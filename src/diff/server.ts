@@ -1,7 +1,7 @@
 /**
  * The server itself: capabilities, protocol version, the versions a modern server lists,
  * instructions, serverInfo. Target kind "server", name "", paths are JSON Pointers into the
- * lockfile (/capabilities/…, /capture/supportedVersions, /server/…). Pure.
+ * lockfile (/capabilities/…, /capture/supportedVersions, /capture/legacy, /server/…). Pure.
  */
 
 import { type Contract, eraOf, type Json } from "../contract/model.ts";
@@ -35,6 +35,7 @@ export function diffServer(oldC: Contract, newC: Contract): ChangeSpec[] {
     specs.push(protocolVersionChange(oldC.protocolVersion, newC.protocolVersion));
   }
   specs.push(...diffSupportedVersions(oldC.capture.supportedVersions, newC.capture.supportedVersions));
+  specs.push(...diffLegacyEra(oldC, newC));
   if (oldC.instructions !== newC.instructions) {
     specs.push({
       rule: "instructions-changed",
@@ -193,6 +194,37 @@ function protocolVersionChange(before: string, after: string): ChangeSpec {
     message: describeFieldChange("protocolVersion", before, after),
     ...(note !== undefined && { note }),
   };
+}
+
+/**
+ * Whether a modern server refused a legacy initialize (capture.legacy), compared only where
+ * both captures could have asked: both modern, neither forced to an era (--era modern does not
+ * ask). A stdio capture cannot ask either, and leaves no trace of it; the rules' docs say so.
+ */
+function diffLegacyEra(oldC: Contract, newC: Contract): ChangeSpec[] {
+  const asked = (c: Contract) => eraOf(c.protocolVersion) === "modern" && c.capture.era === undefined;
+  if (!asked(oldC) || !asked(newC)) return [];
+  const [before, after] = [oldC.capture.legacy, newC.capture.legacy];
+  if (before === after) return [];
+  const base = { kind: "server" as const, name: "", path: "/capture/legacy" };
+  return after === "refused"
+    ? [
+        {
+          ...base,
+          rule: "legacy-era-dropped",
+          after,
+          message:
+            "now refuses legacy clients (a legacy initialize was refused): clients that speak only protocol 2025-11-25 or older can no longer connect",
+        },
+      ]
+    : [
+        {
+          ...base,
+          rule: "legacy-era-added",
+          ...(before !== undefined && { before }),
+          message: "no longer refuses legacy clients (a legacy initialize was not refused)",
+        },
+      ];
 }
 
 /**

@@ -88,6 +88,29 @@ export const SERVER_RULE_ROWS = [
     example: '"supportedVersions": ["2026-07-28"] → ["2026-07-28", "2027-01-01"]',
   },
   {
+    id: "legacy-era-dropped",
+    group: "server",
+    input: "breaking",
+    output: "breaking",
+    summary: "the server now refuses legacy clients: its modern capture recorded that a legacy initialize was refused",
+    rationale:
+      "A client that speaks only the initialize handshake (protocol 2025-11-25 and earlier, as every client on a 2025-era SDK such as the TypeScript SDK 1.x does) can no longer connect, though nothing in server/discover says so: its supportedVersions need not have listed a legacy version before either. Compared only when both lockfiles are modern captures made with --era auto. Absent `capture.legacy` means the server accepted a legacy initialize, or was not asked: over stdio the era of a pipe is fixed by its first request, so a capture cannot ask there. Compare lockfiles captured over the same transport.",
+    example:
+      '"capture": {"supportedVersions": ["2026-07-28"]} → {"supportedVersions": ["2026-07-28"], "legacy": "refused"}',
+  },
+  {
+    id: "legacy-era-added",
+    group: "server",
+    input: "minor",
+    output: "minor",
+    summary:
+      "the server no longer refuses legacy clients: a legacy initialize was refused in the old capture and not in the new one",
+    rationale:
+      "Clients that speak only the initialize handshake can connect again, and modern clients are unaffected. Compared only when both lockfiles are modern captures made with --era auto. The new capture records nothing when the server accepted initialize, and also when it could not ask (over stdio): compare lockfiles captured over the same transport.",
+    example:
+      '"capture": {"supportedVersions": ["2026-07-28"], "legacy": "refused"} → {"supportedVersions": ["2026-07-28"]}',
+  },
+  {
     id: "instructions-changed",
     traits: ["text"],
     group: "server",

@@ -36,6 +36,12 @@ const discovered = (supportedVersions: string[]): Partial<Contract> => ({
   capture: { clientCapabilities: [], supportedVersions },
 });
 
+/** The same capture, in which the server refused a legacy initialize (capture.legacy). */
+const refusingLegacy = (c: Partial<Contract>): Partial<Contract> => ({
+  ...c,
+  capture: { clientCapabilities: [], ...c.capture, legacy: "refused" },
+});
+
 const TOOL_ROWS: Row[] = [
   {
     title: "tool removed",
@@ -924,6 +930,45 @@ const SERVER_ROWS: Row[] = [
     title: "supportedVersions in a new order of preference only: no change",
     old: discovered(["2026-07-28", "2025-11-25"]),
     new: discovered(["2025-11-25", "2026-07-28"]),
+    expected: [],
+  },
+  {
+    title: "a modern server that now refuses a legacy initialize: breaking",
+    old: discovered(["2026-07-28"]),
+    new: refusingLegacy(discovered(["2026-07-28"])),
+    expected: [
+      {
+        rule: "legacy-era-dropped",
+        severity: B,
+        path: "/capture/legacy",
+        message:
+          "server: now refuses legacy clients (a legacy initialize was refused): clients that speak only protocol 2025-11-25 or older can no longer connect",
+      },
+    ],
+  },
+  {
+    title: "a modern server that no longer refuses a legacy initialize: minor",
+    old: refusingLegacy(discovered(["2026-07-28"])),
+    new: discovered(["2026-07-28"]),
+    expected: [
+      {
+        rule: "legacy-era-added",
+        severity: M,
+        path: "/capture/legacy",
+        message: "server: no longer refuses legacy clients (a legacy initialize was not refused)",
+      },
+    ],
+  },
+  {
+    title: "a refusal beside a capture that could not ask (--era modern, or a legacy capture): nothing can be said",
+    old: { ...discovered(["2026-07-28"]), capture: { clientCapabilities: [], era: "modern" } },
+    new: refusingLegacy(discovered(["2026-07-28"])),
+    expected: [],
+  },
+  {
+    title: "a legacy capture on the old side: the era move is not reported, nor the refusal",
+    old: { protocolVersion: "2025-11-25", capture: { clientCapabilities: [] } },
+    new: refusingLegacy(discovered(["2026-07-28"])),
     expected: [],
   },
   {
