@@ -185,3 +185,22 @@ describe("the mock answers initialize as the captured server did", () => {
     CASE_MS,
   );
 });
+
+describe("diff", () => {
+  test.concurrent(
+    "a server that dropped the legacy era is a breaking change (exit 1 with --fail-on breaking); the reverse is minor",
+    async () => {
+      const [dropped, added] = await Promise.all([
+        runCli(["diff", dualLock, modernOnlyLock, "--format", "json", "--fail-on", "breaking"]),
+        runCli(["diff", modernOnlyLock, dualLock, "--format", "json", "--fail-on", "breaking"]),
+      ]);
+      expect(dropped.code).toBe(1);
+      const rules = (r: { stdout: string }) =>
+        (JSON.parse(r.stdout).changes as { rule: string; severity: string }[]).map((c) => [c.rule, c.severity]);
+      expect(rules(dropped)).toEqual([["legacy-era-dropped", "breaking"]]);
+      expect(added.code).toBe(0);
+      expect(rules(added)).toEqual([["legacy-era-added", "minor"]]);
+    },
+    CASE_MS,
+  );
+});
