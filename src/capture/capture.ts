@@ -126,7 +126,7 @@ export async function captureSurface(
   if (options.era === "modern" || options.era === "legacy") capture.era = options.era;
   if (facts.supportedVersions) capture.supportedVersions = facts.supportedVersions;
   // Only a refusal is written: a dual-era server's lockfile reads as before the probe existed.
-  if ((await legacy) === "refused") capture.legacy = "refused";
+  if (legacy && (await session.legacyProbe?.within()) === "refused") capture.legacy = "refused";
   const items = (key: SurfaceList["key"]) => (surface[key] ?? []).map(withoutMessageMeta);
   const contract: Contract = {
     lockfileVersion: LOCKFILE_VERSION,

@@ -27,6 +27,12 @@ export type LegacyVerdict = "accepted" | "refused" | "unknown";
 
 /** The longest the probe may take, from its start; the capture's own deadline bounds it too. */
 export const LEGACY_PROBE_MS = 3000;
+/**
+ * How long a capture whose lists are all in still waits for the probe's verdict. The probe was
+ * sent when the capture began, so by then it has had the whole capture for one round trip; a
+ * server whose legacy side does not answer costs a capture this much at most, not LEGACY_PROBE_MS.
+ */
+export const LEGACY_PROBE_GRACE_MS = 500;
 
 /** A JSON-RPC error that refuses the legacy era: -32022 with only non-legacy versions supported. Pure. */
 export function refusesLegacy(error: { code: number; data?: Json } | undefined): boolean {
@@ -84,6 +90,18 @@ export class LegacyProbe {
       return verdict;
     });
     return this.running;
+  }
+
+  /** The verdict, waiting at most `ms` more for it: unknown past that (the probe is then stopped). */
+  async within(ms = LEGACY_PROBE_GRACE_MS): Promise<LegacyVerdict> {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const late = new Promise<"late">((resolve) => {
+      timer = setTimeout(() => resolve("late"), ms);
+    });
+    const verdict = await Promise.race([this.start(), late]).finally(() => clearTimeout(timer));
+    if (verdict !== "late") return verdict;
+    void this.stop();
+    return "unknown";
   }
 
   /** End the probe's session, if it is still open; its verdict is then unknown. */

@@ -104,6 +104,25 @@ describe("LegacyProbe", () => {
     });
     expect(await failing.start()).toBe("unknown");
   });
+  test("a server whose legacy side never answers: unknown once the grace is over, and the probe's session is ended", async () => {
+    let fail: (error: Error) => void = () => {};
+    const ended: string[] = [];
+    const session = {
+      initialize: () =>
+        new Promise((_, reject) => {
+          fail = reject;
+        }),
+      transport: {},
+      close: async () => {
+        ended.push("close");
+        fail(new ServerError("the connection to the server closed during initialize"));
+      },
+    } as unknown as Session;
+    const probe = new LegacyProbe(async () => session);
+    expect(await probe.within(5)).toBe("unknown");
+    await probe.start();
+    expect(ended).toEqual(["close"]);
+  });
   test("stopped (the capture's session closed) before it started: unknown, and nothing is opened", async () => {
     let opened = 0;
     const probe = new LegacyProbe(async () => {
@@ -138,6 +157,7 @@ function captureSession(era: "modern" | "legacy", verdict: LegacyVerdict | undef
               started++;
               return verdict;
             },
+            within: async () => verdict,
           } as unknown as LegacyProbe),
   };
   return { session, started: () => started };
