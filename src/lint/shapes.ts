@@ -55,7 +55,7 @@ export class ShapeIds {
   private readonly byHash = new Map<number, { id: number; schema: object; text?: string }[]>();
   private count = 0;
   /** `hash`: tests pass one under which every text collides. */
-  constructor(private readonly hash: (text: string) => number = hashText) {}
+  constructor(private readonly hash: (text: string) => number = nativeOrFnv) {}
   /** The shape id of a schema whose compact JSON is `text`: the next free one for a new text. */
   id(text: string, schema: object): number {
     const hash = this.hash(text);
@@ -74,6 +74,14 @@ export class ShapeIds {
     return id;
   }
 }
+
+/**
+ * Bun's native CRC-32 where it runs (the CLI): on 10,000 schemas that all differ, FNV-1a in
+ * JavaScript took 50-150 ms of the index, the native hash a tenth of that. Only the ids' order
+ * of first appearance matters, and a shared hash is told apart by the texts either way.
+ */
+const nativeOrFnv: (text: string) => number =
+  typeof Bun !== "undefined" && typeof Bun.hash?.crc32 === "function" ? (text) => Bun.hash.crc32(text) : hashText;
 
 /** FNV-1a over the UTF-16 code units. */
 function hashText(text: string): number {
