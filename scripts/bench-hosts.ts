@@ -7,14 +7,19 @@
  * CPU time much less. The surface is scripts/bench.ts's lint surface (synthetic tools, a dozen
  * schema shapes repeated), or with --distinct every tool its own schema (no shape shared: the
  * worst case for the per-shape walk, and every tool is rejected by Gemini's parameters and
- * OpenAI strict, so the report carries four times lint's findings). Not a test.
+ * OpenAI strict, so the report carries four times lint's findings), or with --real the tools of
+ * the published servers in tests/fixtures (every distinct tool of every lockfile there, in file
+ * order, renamed and repeated up to N: real names, descriptions and schemas, no shape shared).
+ * The synthetic surfaces are the worst case for the report (each of their tools is rejected by
+ * four rules); the real one is what a server's users meet. Not a test.
  *
- *   bun scripts/bench-hosts.ts [--tools N] [--runs N] [--distinct]
+ *   bun scripts/bench-hosts.ts [--tools N] [--runs N] [--distinct | --real]
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { serializeContract } from "../src/contract/canonical.ts";
+import type { Contract, Tool } from "../src/contract/model.ts";
 import { parseContract } from "../src/contract/read.ts";
 import { HOST_IDS } from "../src/lint/hosts/profiles.ts";
 import { judgeLint } from "../src/policy/judge.ts";
@@ -31,14 +36,42 @@ function flag(name: string, fallback: number): number {
 const TOOLS = flag("--tools", 1000);
 const RUNS = flag("--runs", 7);
 const DISTINCT = process.argv.includes("--distinct");
+const REAL = process.argv.includes("--real");
 const BIN = join(import.meta.dir, "../dist/mcp-contract");
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] as number;
 
+/** `count` tools of the published servers' lockfiles in the fixtures (see the comment at the top). */
+function realSurface(count: number): Contract {
+  const root = join(import.meta.dir, "../tests/fixtures");
+  const tools: Tool[] = [];
+  const seen = new Set<string>();
+  let first: Contract | undefined;
+  for (const folder of ["published-pairs", "published", "benign"]) {
+    for (const name of readdirSync(join(root, folder)).sort()) {
+      if (!name.endsWith(".json")) continue;
+      const contract = parseContract(readFileSync(join(root, folder, name), "utf8"), name);
+      first ??= contract;
+      for (const tool of contract.tools) {
+        const key = JSON.stringify(tool);
+        if (seen.has(key)) continue;
+        seen.add(key);
+        tools.push(tool);
+      }
+    }
+  }
+  if (!first) throw new Error("no fixture lockfiles");
+  const picked = Array.from({ length: count }, (_, i) => {
+    const tool = tools[i % tools.length] as Tool;
+    return { ...tool, name: `${tool.name}_${String(i).padStart(4, "0")}` };
+  });
+  return { ...first, tools: picked, resources: [], resourceTemplates: [], prompts: [] };
+}
+
 const dir = mkdtempSync(join(tmpdir(), "bench-hosts-"));
 try {
   const file = join(dir, "lint.json");
-  writeFileSync(file, serializeContract(syntheticPair(TOOLS, 0.05, 7, DISTINCT)[0]));
+  writeFileSync(file, serializeContract(REAL ? realSurface(TOOLS) : syntheticPair(TOOLS, 0.05, 7, DISTINCT)[0]));
   const text = readFileSync(file, "utf8");
 
   interface Sample {
@@ -89,7 +122,7 @@ try {
     hosted.push(inProcess(HOST_IDS));
   }
   console.log(
-    `${TOOLS.toLocaleString("en")} tools, ${DISTINCT ? "distinct schemas" : "shared schema shapes"}, ${RUNS} runs each, alternating`,
+    `${TOOLS.toLocaleString("en")} tools, ${REAL ? "the published servers' tools" : DISTINCT ? "distinct schemas" : "shared schema shapes"}, ${RUNS} runs each, alternating`,
   );
   report("in process", plain, hosted);
 

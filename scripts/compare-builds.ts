@@ -4,7 +4,7 @@
  * whose stdout, stderr or exit code differs. Exit 0 when every output is the same, 1 otherwise.
  *
  *   bun scripts/compare-builds.ts --old /tmp/old/mcp-contract --new dist/mcp-contract
- *   bun scripts/compare-builds.ts --old A --new B --only lint     # lint, diff or rules
+ *   bun scripts/compare-builds.ts --old A --new B --only lint     # lint, diff, hosts or rules
  *   bun scripts/compare-builds.ts --old A --new B --show 3        # the first 3 differences in full
  *
  * Commands run from the repository root with the paths as given here, so the two builds see
@@ -28,7 +28,7 @@ function flag(name: string): string | undefined {
 const oldBin = flag("--old");
 const newBin = flag("--new");
 if (!oldBin || !newBin) {
-  console.error("usage: bun scripts/compare-builds.ts --old BIN --new BIN [--only lint|diff|rules] [--show N]");
+  console.error("usage: bun scripts/compare-builds.ts --old BIN --new BIN [--only lint|diff|hosts|rules] [--show N]");
   process.exit(2);
 }
 const only = flag("--only");
@@ -81,6 +81,13 @@ function commands(): string[][] {
   }
   if (!only || only === "lint") {
     for (const file of files) for (const format of LINT_FORMATS) out.push(["lint", "--from", file, "--format", format]);
+  }
+  if (!only || only === "hosts") {
+    // The host lens: lint and diff with every profile (its findings, summary and drift).
+    for (const file of files)
+      for (const format of LINT_FORMATS) out.push(["lint", "--from", file, "--format", format, "--hosts", "all"]);
+    for (const [a, b] of pairs(files))
+      for (const format of ["text", "json"]) out.push(["diff", a, b, "--format", format, "--hosts", "all"]);
   }
   if (!only || only === "diff") {
     for (const [a, b] of pairs(files)) {

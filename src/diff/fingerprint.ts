@@ -36,7 +36,16 @@ export function fnv1a64(text: string): string {
   for (let i = 0; i < text.length; i++) {
     let c = text.charCodeAt(i);
     if (c < 0x80) {
-      mix(c);
+      // mix(c), written out: keys are ASCII almost always, and a report hashes thousands of
+      // them in a process too short-lived for the JIT to inline the call.
+      const b0 = (h0 ^ c) * 0x1b3;
+      const b1 = h1 * 0x1b3 + (b0 >>> 16);
+      const b2 = h2 * 0x1b3 + (b1 >>> 16) + ((h0 ^ c) << 8);
+      const b3 = h3 * 0x1b3 + (b2 >>> 16) + (h1 << 8);
+      h0 = b0 & 0xffff;
+      h1 = b1 & 0xffff;
+      h2 = b2 & 0xffff;
+      h3 = b3 & 0xffff;
       continue;
     }
     if (c < 0x800) {

@@ -360,6 +360,10 @@ export function fingerprintFindings(findings: readonly Finding[]): ReportFinding
   const keyOf = (f: Finding) => `lint|${f.rule}|${f.target.kind}|${f.target.name}|${f.path}`;
   const keys = findings.map(keyOf);
   const counts = countOf(keys);
+  // Every key distinct (the usual case): nothing to tell apart.
+  if (counts.size === keys.length) {
+    return findings.map((finding, i) => ({ ...finding, fingerprint: fnv1a64(keys[i] as string) }));
+  }
   const refined = findings.map((f, i) =>
     (counts.get(keys[i] as string) as number) > 1
       ? `${keys[i]}|${JSON.stringify(f.evidence ?? null)}`

@@ -83,16 +83,19 @@ export function checkHosts(contract: Contract, hosts: readonly string[], sizes?:
     const tool = tools[index]!;
     const name = typeof tool.name === "string" ? tool.name : "";
     let shown: string | undefined;
+    let target: HostFinding["target"] | undefined;
     const add = (h: HostHit) => {
       shown ??= show(name);
-      out.push({
+      target ??= { kind: "tool", name };
+      const finding: HostFinding = {
         rule: h.rule,
-        target: { kind: "tool", name },
+        target,
         path: h.path,
         message: `tool ${shown}: ${h.message}`,
         detail: h.message,
-        ...(h.evidence !== undefined && { evidence: h.evidence }),
-      });
+      };
+      if (h.evidence !== undefined) finding.evidence = h.evidence;
+      out.push(finding);
     };
     for (const profile of toolProfiles) profile.tool?.(tool, add);
     const schema = tool.inputSchema;

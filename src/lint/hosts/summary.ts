@@ -4,6 +4,7 @@
  * Findings the policy file ignores do not count. Pure.
  */
 import type { Json } from "../../contract/model.ts";
+import type { HostImpact } from "../../rules/model.ts";
 import { hostProfile } from "./profiles.ts";
 
 export interface HostOutcome {
@@ -37,48 +38,69 @@ function overCapOf(evidence: Json | undefined): number {
   return typeof tools === "number" && typeof max === "number" ? Math.max(0, tools - max) : 0;
 }
 
+/** One host's tally as the findings are read. */
+interface Tally {
+  host: string;
+  rejected: Set<string>;
+  dropped: Set<string>;
+  altered: Set<string>;
+  overCap: number;
+  listRejected: boolean;
+  instructionsCut: boolean;
+}
+
 export function hostOutcomes(findings: readonly Finding[], hosts: readonly string[]): HostOutcome[] {
-  return hosts.flatMap((host) => {
+  // Each host rule belongs to one profile: one pass over the findings tallies every host.
+  const tallies: Tally[] = [];
+  const ruleOf = new Map<string, { tally: Tally; impact: HostImpact }>();
+  for (const host of hosts) {
     const profile = hostProfile(host);
-    if (!profile) return [];
-    const impacts = new Map(profile.rules.map((r) => [r.id as string, r.impact]));
-    const rejected = new Set<string>();
-    const dropped = new Set<string>();
-    const altered = new Set<string>();
-    let overCap = 0;
-    let listRejected = false;
-    let instructionsCut = false;
-    for (const f of findings) {
-      const impact = impacts.get(f.rule);
-      if (impact === undefined || f.exempt !== undefined || f.level === "info") continue;
-      const onTool = f.target.kind === "tool";
-      if (impact === "list-rejected" && f.level === "error") {
-        listRejected = true;
-        if (onTool) rejected.add(f.target.name);
-      } else if (impact === "tool-dropped" && f.level === "error") {
-        if (onTool) dropped.add(f.target.name);
-        else overCap = Math.max(overCap, overCapOf(f.evidence));
-      } else if (onTool) altered.add(f.target.name);
-      else instructionsCut = true;
-    }
-    // A tool cap drops the tools past it; a tool dropped for its name may be one of them.
-    const toolsDropped = Math.max(dropped.size, overCap);
-    const parts = [
-      ...(rejected.size ? [`${plural(rejected.size, "tool")} rejected`] : []),
-      ...(toolsDropped ? [`${plural(toolsDropped, "tool")} dropped`] : []),
-      ...(altered.size ? [`${plural(altered.size, "tool")} rewritten or cut`] : []),
-      ...(instructionsCut ? ["instructions cut"] : []),
-      ...(listRejected ? ["whole list fails"] : []),
-    ];
-    return [
-      {
-        host,
-        toolsRejected: rejected.size,
-        toolsDropped,
-        toolsAltered: altered.size,
-        listRejected,
-        line: `${host}: ${parts.length ? parts.join(", ") : "accepted"}`,
-      },
-    ];
-  });
+    if (!profile || tallies.some((t) => t.host === host)) continue;
+    const tally: Tally = {
+      host,
+      rejected: new Set(),
+      dropped: new Set(),
+      altered: new Set(),
+      overCap: 0,
+      listRejected: false,
+      instructionsCut: false,
+    };
+    tallies.push(tally);
+    for (const r of profile.rules) ruleOf.set(r.id, { tally, impact: r.impact });
+  }
+  for (const f of findings) {
+    const rule = ruleOf.get(f.rule);
+    if (rule === undefined || f.exempt !== undefined || f.level === "info") continue;
+    const { tally, impact } = rule;
+    const onTool = f.target.kind === "tool";
+    if (impact === "list-rejected" && f.level === "error") {
+      tally.listRejected = true;
+      if (onTool) tally.rejected.add(f.target.name);
+    } else if (impact === "tool-dropped" && f.level === "error") {
+      if (onTool) tally.dropped.add(f.target.name);
+      else tally.overCap = Math.max(tally.overCap, overCapOf(f.evidence));
+    } else if (onTool) tally.altered.add(f.target.name);
+    else tally.instructionsCut = true;
+  }
+  return tallies.map(outcomeOf);
+}
+
+function outcomeOf({ host, rejected, dropped, altered, overCap, listRejected, instructionsCut }: Tally): HostOutcome {
+  // A tool cap drops the tools past it; a tool dropped for its name may be one of them.
+  const toolsDropped = Math.max(dropped.size, overCap);
+  const parts = [
+    ...(rejected.size ? [`${plural(rejected.size, "tool")} rejected`] : []),
+    ...(toolsDropped ? [`${plural(toolsDropped, "tool")} dropped`] : []),
+    ...(altered.size ? [`${plural(altered.size, "tool")} rewritten or cut`] : []),
+    ...(instructionsCut ? ["instructions cut"] : []),
+    ...(listRejected ? ["whole list fails"] : []),
+  ];
+  return {
+    host,
+    toolsRejected: rejected.size,
+    toolsDropped,
+    toolsAltered: altered.size,
+    listRejected,
+    line: `${host}: ${parts.length ? parts.join(", ") : "accepted"}`,
+  };
 }
