@@ -73,6 +73,7 @@ export class LegacyProbe {
   private session: Session | undefined;
   private running: Promise<LegacyVerdict> | undefined;
   private stopped = false;
+  private reported = false;
 
   /**
    * `open` makes the probe's own session, not yet opened, bounded by its own deadline;
@@ -86,7 +87,7 @@ export class LegacyProbe {
   /** Send the probe (once); resolves with the verdict, never rejects. */
   start(): Promise<LegacyVerdict> {
     this.running ??= this.run().then((verdict) => {
-      this.onVerdict?.(verdict);
+      this.report(verdict);
       return verdict;
     });
     return this.running;
@@ -100,8 +101,16 @@ export class LegacyProbe {
     });
     const verdict = await Promise.race([this.start(), late]).finally(() => clearTimeout(timer));
     if (verdict !== "late") return verdict;
+    this.report("unknown");
     void this.stop();
     return "unknown";
+  }
+
+  /** Tell onVerdict how the probe ended, once: what the capture used, not what came after. */
+  private report(verdict: LegacyVerdict): void {
+    if (this.reported) return;
+    this.reported = true;
+    this.onVerdict?.(verdict);
   }
 
   /** End the probe's session, if it is still open; its verdict is then unknown. */

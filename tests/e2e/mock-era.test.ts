@@ -204,3 +204,54 @@ describe("diff", () => {
     CASE_MS,
   );
 });
+
+/**
+ * A modern server over real HTTP (Bun.serve on 127.0.0.1) whose legacy side never answers:
+ * initialize is left hanging, as a broken or overloaded legacy fallback might.
+ */
+function hangingLegacyServer() {
+  const meta = { "io.modelcontextprotocol/serverInfo": { name: "hangs-on-initialize", version: "1" } };
+  const results: Record<string, object> = {
+    "server/discover": { supportedVersions: ["2026-07-28"], capabilities: { tools: {} }, _meta: meta },
+    "tools/list": { tools: [{ name: "t", inputSchema: { type: "object" } }] },
+  };
+  return Bun.serve({
+    hostname: "127.0.0.1",
+    port: 0,
+    async fetch(request) {
+      const message = (await request.json()) as { id?: unknown; method: string };
+      if (message.method === "initialize") return new Promise<Response>(() => {});
+      if (message.id === undefined) return new Response(null, { status: 202 });
+      const result = results[message.method];
+      const body = result
+        ? { jsonrpc: "2.0", id: message.id, result: { ...result, resultType: "complete" } }
+        : { jsonrpc: "2.0", id: message.id, error: { code: -32601, message: "Method not found" } };
+      return Response.json(body);
+    },
+  });
+}
+
+describe("a probe that gets no answer", () => {
+  test.concurrent(
+    "never fails the capture, records nothing, and does not hold the capture until --timeout",
+    async () => {
+      const server = hangingLegacyServer();
+      try {
+        const started = performance.now();
+        // --timeout 20: a probe left unbounded would hold the capture until then.
+        const result = await runCli(["snapshot", "-v", "--timeout", "20", "-o", "-", "--url", `${server.url.href}mcp`]);
+        const took = performance.now() - started;
+        expect(result.code).toBe(0);
+        expect(JSON.parse(result.stdout).capture).toEqual({
+          clientCapabilities: [],
+          supportedVersions: ["2026-07-28"],
+        });
+        expect(result.stderr).toContain("got no clear answer");
+        expect(took).toBeLessThan(limit(10_000));
+      } finally {
+        server.stop(true);
+      }
+    },
+    CASE_MS,
+  );
+});

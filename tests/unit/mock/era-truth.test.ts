@@ -118,10 +118,16 @@ describe("LegacyProbe", () => {
         fail(new ServerError("the connection to the server closed during initialize"));
       },
     } as unknown as Session;
-    const probe = new LegacyProbe(async () => session);
+    const heard: LegacyVerdict[] = [];
+    const probe = new LegacyProbe(
+      async () => session,
+      (v) => heard.push(v),
+    );
     expect(await probe.within(5)).toBe("unknown");
+    // Heard at once (the -v note comes before the capture's summary), and once only.
+    expect(heard).toEqual(["unknown"]);
     await probe.start();
-    expect(ended).toEqual(["close"]);
+    expect({ ended, heard }).toEqual({ ended: ["close"], heard: ["unknown"] });
   });
   test("stopped (the capture's session closed) before it started: unknown, and nothing is opened", async () => {
     let opened = 0;
