@@ -73,14 +73,54 @@ function named(t: SurfaceText, name: string): SurfaceText {
   return { kind: t.kind, name, path: t.path, text: t.text, role: t.role };
 }
 
-type AddText = (at: Place, segment: string | number, text: string, role: "name" | "text") => void;
+/**
+ * The way from a schema's root to the node being walked: a segment per level, and each level's
+ * Place once a kept text needed it. Places are made only for the ancestors of kept texts: one
+ * per node walked was most of what collecting the texts allocated, and on big surfaces most
+ * texts are silent and never kept.
+ */
+class Trail {
+  private readonly segments: (string | number)[];
+  private readonly places: (Place | undefined)[];
+  private depth = 1;
+  constructor(root: string) {
+    this.segments = [root];
+    this.places = [new Place(undefined, root)];
+  }
+  enter(segment: string | number): void {
+    this.segments[this.depth] = segment;
+    this.places[this.depth] = undefined;
+    this.depth++;
+  }
+  leave(): void {
+    this.depth--;
+  }
+  /** The Place of the node being walked, made with its missing ancestors on first need (the root's always is). */
+  here(): Place {
+    let d = this.depth - 1;
+    while (this.places[d] === undefined) d--;
+    let place = this.places[d] as Place;
+    for (d++; d < this.depth; d++) {
+      place = new Place(place, this.segments[d] as string | number);
+      this.places[d] = place;
+    }
+    return place;
+  }
+}
 
-function walkSchema(node: Json | undefined, at: Place, add: AddText) {
+/** A text found at `segment` under the node being walked (trail.here() is where it sits). */
+type AddText = (trail: Trail, segment: string | number, text: string, role: "name" | "text") => void;
+
+function walkSchema(node: Json | undefined, trail: Trail, add: AddText) {
   if (Array.isArray(node)) {
     for (let i = 0; i < node.length; i++) {
       const item = node[i];
       // Only an object or a list can hold a text.
-      if (item !== null && typeof item === "object") walkSchema(item, new Place(at, i), add);
+      if (item !== null && typeof item === "object") {
+        trail.enter(i);
+        walkSchema(item, trail, add);
+        trail.leave();
+      }
     }
     return;
   }
@@ -90,25 +130,31 @@ function walkSchema(node: Json | undefined, at: Place, add: AddText) {
     const value = node[key] as Json;
     if (value === null || typeof value !== "object") {
       if ((key === "description" || key === "title" || key === "const") && typeof value === "string") {
-        add(at, key, value, "text");
+        add(trail, key, value, "text");
       }
       continue;
     }
     if (key === "enum" && Array.isArray(value)) {
-      let here: Place | undefined;
+      trail.enter(key);
       for (let i = 0; i < value.length; i++) {
         const v = value[i];
-        if (typeof v !== "string") continue;
-        here ??= new Place(at, key);
-        add(here, i, v, "text");
+        if (typeof v === "string") add(trail, i, v, "text");
       }
+      trail.leave();
     } else if (key === "properties" && isJsonObject(value)) {
-      const here = new Place(at, key);
+      trail.enter(key);
       for (const prop in value) {
-        add(here, prop, prop, "name");
-        walkSchema(value[prop], new Place(here, prop), add);
+        add(trail, prop, prop, "name");
+        trail.enter(prop);
+        walkSchema(value[prop], trail, add);
+        trail.leave();
       }
-    } else if (!SCHEMA_DATA.has(key)) walkSchema(value, new Place(at, key), add);
+      trail.leave();
+    } else if (!SCHEMA_DATA.has(key)) {
+      trail.enter(key);
+      walkSchema(value, trail, add);
+      trail.leave();
+    }
   }
 }
 
@@ -257,8 +303,8 @@ function collectUnits(contract: Contract, collect: Collect): Collected & { seen:
       const shape = shapes[key][index] ?? -1;
       if (shape === -1) {
         // No shape: the schema's texts are the tool's own.
-        walkSchema(schema, new Place(undefined, `/${key}`), (at, segment, text, role) => {
-          if (kept(text, role)) add.texts.push(new SchemaText(tool.name, at, segment, text, role));
+        walkSchema(schema, new Trail(`/${key}`), (trail, segment, text, role) => {
+          if (kept(text, role)) add.texts.push(new SchemaText(tool.name, trail.here(), segment, text, role));
         });
         return;
       }
@@ -266,8 +312,8 @@ function collectUnits(contract: Contract, collect: Collect): Collected & { seen:
       if (!known) {
         const texts: SurfaceText[] = [];
         const before = seen;
-        walkSchema(schema, new Place(undefined, `/${key}`), (at, segment, text, role) => {
-          if (kept(text, role)) texts.push(new SchemaText("", at, segment, text, role));
+        walkSchema(schema, new Trail(`/${key}`), (trail, segment, text, role) => {
+          if (kept(text, role)) texts.push(new SchemaText("", trail.here(), segment, text, role));
         });
         known = { texts, ids: textNumbers(texts, numbers), slot: slots++, count: seen - before };
         shared[k]!.set(shape, known);
