@@ -17,6 +17,9 @@ let stdoutClosed = false;
  */
 const streams = new Set<Fd>();
 
+/** UTF-8 bytes of output: TextEncoder encodes a multi-megabyte report several times faster than Buffer.from. */
+const utf8 = new TextEncoder();
+
 export function isStdoutClosed(): boolean {
   return stdoutClosed;
 }
@@ -73,7 +76,7 @@ function writeDirect(fd: Fd, bytes: Uint8Array): Uint8Array | undefined {
  */
 export function writeOut(text: string): Promise<void> {
   if (stdoutClosed || text === "") return Promise.resolve();
-  let rest: Uint8Array | undefined = Buffer.from(text);
+  let rest: Uint8Array | undefined = utf8.encode(text);
   try {
     if (!streams.has(1)) rest = writeDirect(1, rest);
   } catch (error) {
@@ -97,7 +100,7 @@ export function writeOut(text: string): Promise<void> {
 export function writeErr(text: string): void {
   if (text === "") return;
   try {
-    const bytes = Buffer.from(text);
+    const bytes = utf8.encode(text);
     const rest = streams.has(2) ? bytes : writeDirect(2, bytes);
     if (rest) stdStream(2).write(rest);
   } catch {
