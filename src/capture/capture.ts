@@ -125,8 +125,9 @@ export async function captureSurface(
   const capture: CaptureFacts = { clientCapabilities: [...clientCapabilities] };
   if (options.era === "modern" || options.era === "legacy") capture.era = options.era;
   if (facts.supportedVersions) capture.supportedVersions = facts.supportedVersions;
-  // Only a refusal is written: a dual-era server's lockfile reads as before the probe existed.
-  if (legacy && (await session.legacyProbe?.within()) === "refused") capture.legacy = "refused";
+  // A clear answer either way is written; unknown is left out, and diff never compares it.
+  const verdict = legacy && (await session.legacyProbe?.within());
+  if (verdict === "accepted" || verdict === "refused") capture.legacy = verdict;
   const items = (key: SurfaceList["key"]) => (surface[key] ?? []).map(withoutMessageMeta);
   const contract: Contract = {
     lockfileVersion: LOCKFILE_VERSION,

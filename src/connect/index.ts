@@ -354,7 +354,8 @@ async function openModernHttp(
 }
 
 const LEGACY_PROBE_NOTES = {
-  accepted: "a legacy initialize on a connection of its own was accepted: the server serves both eras",
+  accepted:
+    'a legacy initialize on a connection of its own was accepted: the server serves both eras, recorded as capture.legacy "accepted"',
   refused:
     'a legacy initialize on a connection of its own was refused as a modern-only server does: recorded as capture.legacy "refused"',
   unknown:

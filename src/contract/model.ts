@@ -75,8 +75,8 @@ export interface Contract {
  * Optional fields are written only when they hold something, so a legacy capture made with
  * the defaults reads byte for byte as lockfiles did before eras were recorded.
  */
-/** What a capture learned about the server's legacy era, written only when it was refused. */
-export const LEGACY_SUPPORT = ["refused"] as const;
+/** What a capture learned about the server's legacy era: written only when the answer was clear. */
+export const LEGACY_SUPPORT = ["accepted", "refused"] as const;
 export type LegacySupport = (typeof LEGACY_SUPPORT)[number];
 
 export interface CaptureFacts {
@@ -87,9 +87,10 @@ export interface CaptureFacts {
   /** server/discover's supportedVersions, as the server listed them (modern captures only). */
   supportedVersions?: string[];
   /**
-   * "refused": the server refused a legacy initialize, as a modern-only server does (a modern
-   * capture over HTTP in --era auto asks). Absent: it accepted one, or it is not known (stdio,
-   * --era modern, a legacy capture, an older lockfile), and the mock serves both eras.
+   * How the server answered a legacy initialize (a modern capture over HTTP in --era auto asks):
+   * "accepted" (it serves both eras) or "refused" (as a modern-only server does; the mock then
+   * serves the modern era only). Absent: unknown, because nobody asked (stdio, --era modern, a
+   * legacy capture, an older lockfile) or the answer was neither; diff never compares it.
    */
   legacy?: LegacySupport;
   /**

@@ -111,7 +111,7 @@ export function parseContract(
       }
     });
   }
-  // Written only when a modern server refused a legacy initialize.
+  // Written only when a modern capture over HTTP got a clear answer to a legacy initialize.
   if (capture.legacy !== undefined && !LEGACY_SUPPORT.includes(capture.legacy as never)) {
     throw problem(
       "$.capture.legacy",

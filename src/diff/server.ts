@@ -197,32 +197,29 @@ function protocolVersionChange(before: string, after: string): ChangeSpec {
 }
 
 /**
- * Whether a modern server refused a legacy initialize (capture.legacy), compared only where
- * both captures could have asked: both modern, neither forced to an era (--era modern does not
- * ask). A stdio capture cannot ask either, and leaves no trace of it; the rules' docs say so.
+ * Whether a modern server accepts a legacy initialize (capture.legacy), compared only where both
+ * captures got a clear answer. Absent is unknown (stdio, --era modern or a legacy capture cannot
+ * ask; an older lockfile did not; the probe got no clear answer), and unknown is no change: a
+ * lockfile written before the question existed, or captured over stdio, raises nothing.
  */
 function diffLegacyEra(oldC: Contract, newC: Contract): ChangeSpec[] {
-  const asked = (c: Contract) => eraOf(c.protocolVersion) === "modern" && c.capture.era === undefined;
-  if (!asked(oldC) || !asked(newC)) return [];
   const [before, after] = [oldC.capture.legacy, newC.capture.legacy];
-  if (before === after) return [];
-  const base = { kind: "server" as const, name: "", path: "/capture/legacy" };
+  if (before === undefined || after === undefined || before === after) return [];
+  const base = { kind: "server" as const, name: "", path: "/capture/legacy", before, after };
   return after === "refused"
     ? [
         {
           ...base,
           rule: "legacy-era-dropped",
-          after,
           message:
-            "now refuses legacy clients (a legacy initialize was refused): clients that speak only protocol 2025-11-25 or older can no longer connect",
+            "now refuses legacy clients (a legacy initialize was accepted before, refused now): clients that speak only protocol 2025-11-25 or older can no longer connect",
         },
       ]
     : [
         {
           ...base,
           rule: "legacy-era-added",
-          ...(before !== undefined && { before }),
-          message: "no longer refuses legacy clients (a legacy initialize was not refused)",
+          message: "now accepts legacy clients (a legacy initialize was refused before, accepted now)",
         },
       ];
 }

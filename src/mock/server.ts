@@ -110,9 +110,10 @@ const CALL_ATTEMPTS = 4;
  * - a modern capture lists server/discover's supportedVersions, served in the modern era. Whether
  *   the server also accepts initialize is not something server/discover says (the v2 SDK lists
  *   only 2026-07-28 whether or not it serves 2025 clients too); the capture asks when it can
- *   (src/connect/legacy-probe.ts) and records `capture.legacy: "refused"` when the server refused:
- *   modern only, then. Otherwise the legacy era is served as well, with the legacy versions the
- *   list names, or all of them.
+ *   (src/connect/legacy-probe.ts) and records the answer: `capture.legacy: "refused"` is served
+ *   in the modern era only; "accepted", or no answer recorded (not asked, as over stdio), in the
+ *   legacy era as well, with the legacy versions the list names, or all of them. So a capture
+ *   over HTTP of the mock asks again and records the same answer.
  */
 export function servedVersions(contract: Contract): { modern: string[]; legacy: string[] } {
   const negotiated = contract.protocolVersion;

@@ -92,11 +92,11 @@ export const SERVER_RULE_ROWS = [
     group: "server",
     input: "breaking",
     output: "breaking",
-    summary: "the server now refuses legacy clients: its modern capture recorded that a legacy initialize was refused",
+    summary:
+      "the server now refuses legacy clients: a legacy initialize it accepted in the old capture was refused in the new one",
     rationale:
-      "A client that speaks only the initialize handshake (protocol 2025-11-25 and earlier, as every client on a 2025-era SDK such as the TypeScript SDK 1.x does) can no longer connect, though nothing in server/discover says so: its supportedVersions need not have listed a legacy version before either. Compared only when both lockfiles are modern captures made with --era auto. Absent `capture.legacy` means the server accepted a legacy initialize, or was not asked: over stdio the era of a pipe is fixed by its first request, so a capture cannot ask there. Compare lockfiles captured over the same transport.",
-    example:
-      '"capture": {"supportedVersions": ["2026-07-28"]} → {"supportedVersions": ["2026-07-28"], "legacy": "refused"}',
+      "A client that speaks only the initialize handshake (protocol 2025-11-25 and earlier, as every client on a 2025-era SDK such as the TypeScript SDK 1.x does) can no longer connect, though nothing in server/discover says so: its supportedVersions need not have listed a legacy version before either. `capture.legacy` is written only by a modern capture over Streamable HTTP in --era auto that got a clear answer; absent means unknown (over stdio the era of a pipe is fixed by its first request, so a capture cannot ask there; --era modern and legacy captures do not ask; older lockfiles never asked). A side that was not asked is never compared, so comparing a stdio capture with an HTTP one, or a lockfile written before the question existed with a new capture, reports nothing.",
+    example: '"capture": {"legacy": "accepted"} → {"legacy": "refused"}',
   },
   {
     id: "legacy-era-added",
@@ -104,11 +104,10 @@ export const SERVER_RULE_ROWS = [
     input: "minor",
     output: "minor",
     summary:
-      "the server no longer refuses legacy clients: a legacy initialize was refused in the old capture and not in the new one",
+      "the server now accepts legacy clients: a legacy initialize it refused in the old capture was accepted in the new one",
     rationale:
-      "Clients that speak only the initialize handshake can connect again, and modern clients are unaffected. Compared only when both lockfiles are modern captures made with --era auto. The new capture records nothing when the server accepted initialize, and also when it could not ask (over stdio): compare lockfiles captured over the same transport.",
-    example:
-      '"capture": {"supportedVersions": ["2026-07-28"], "legacy": "refused"} → {"supportedVersions": ["2026-07-28"]}',
+      "Clients that speak only the initialize handshake can connect again, and modern clients are unaffected. Compared only when both lockfiles record `capture.legacy` (modern captures over Streamable HTTP in --era auto): a side that was not asked (stdio, --era modern, a legacy capture, an older lockfile) is never compared.",
+    example: '"capture": {"legacy": "refused"} → {"legacy": "accepted"}',
   },
   {
     id: "instructions-changed",

@@ -36,11 +36,15 @@ const discovered = (supportedVersions: string[]): Partial<Contract> => ({
   capture: { clientCapabilities: [], supportedVersions },
 });
 
-/** The same capture, in which the server refused a legacy initialize (capture.legacy). */
-const refusingLegacy = (c: Partial<Contract>): Partial<Contract> => ({
-  ...c,
-  capture: { clientCapabilities: [], ...c.capture, legacy: "refused" },
-});
+/** The same capture, with the server's answer to a legacy initialize (capture.legacy). */
+const answeringLegacy =
+  (legacy: "accepted" | "refused") =>
+  (c: Partial<Contract>): Partial<Contract> => ({
+    ...c,
+    capture: { clientCapabilities: [], ...c.capture, legacy },
+  });
+const refusingLegacy = answeringLegacy("refused");
+const acceptingLegacy = answeringLegacy("accepted");
 
 const TOOL_ROWS: Row[] = [
   {
@@ -933,8 +937,8 @@ const SERVER_ROWS: Row[] = [
     expected: [],
   },
   {
-    title: "a modern server that now refuses a legacy initialize: breaking",
-    old: discovered(["2026-07-28"]),
+    title: "a modern server that accepted a legacy initialize and now refuses one: breaking",
+    old: acceptingLegacy(discovered(["2026-07-28"])),
     new: refusingLegacy(discovered(["2026-07-28"])),
     expected: [
       {
@@ -942,25 +946,56 @@ const SERVER_ROWS: Row[] = [
         severity: B,
         path: "/capture/legacy",
         message:
-          "server: now refuses legacy clients (a legacy initialize was refused): clients that speak only protocol 2025-11-25 or older can no longer connect",
+          "server: now refuses legacy clients (a legacy initialize was accepted before, refused now): clients that speak only protocol 2025-11-25 or older can no longer connect",
       },
     ],
   },
   {
-    title: "a modern server that no longer refuses a legacy initialize: minor",
+    title: "a modern server that refused a legacy initialize and now accepts one: minor",
     old: refusingLegacy(discovered(["2026-07-28"])),
-    new: discovered(["2026-07-28"]),
+    new: acceptingLegacy(discovered(["2026-07-28"])),
     expected: [
       {
         rule: "legacy-era-added",
         severity: M,
         path: "/capture/legacy",
-        message: "server: no longer refuses legacy clients (a legacy initialize was not refused)",
+        message: "server: now accepts legacy clients (a legacy initialize was refused before, accepted now)",
       },
     ],
   },
   {
-    title: "a refusal beside a capture that could not ask (--era modern, or a legacy capture): nothing can be said",
+    title: "the same answer on both sides: no change",
+    old: acceptingLegacy(discovered(["2026-07-28"])),
+    new: acceptingLegacy(discovered(["2026-07-28", "2027-01-01"])),
+    expected: [
+      {
+        rule: "protocol-version-support-added",
+        severity: M,
+        path: "/capture/supportedVersions",
+        message: 'server: protocol version "2027-01-01" now supported',
+      },
+    ],
+  },
+  {
+    title: "not asked on the old side (a lockfile written before the question, or over stdio) and refused now: nothing",
+    old: discovered(["2026-07-28"]),
+    new: refusingLegacy(discovered(["2026-07-28"])),
+    expected: [],
+  },
+  {
+    title: "refused on the old side and not asked now (a stdio capture of the same server): nothing",
+    old: refusingLegacy(discovered(["2026-07-28"])),
+    new: discovered(["2026-07-28"]),
+    expected: [],
+  },
+  {
+    title: "accepted on either side, not asked on the other: nothing",
+    old: acceptingLegacy(discovered(["2026-07-28"])),
+    new: discovered(["2026-07-28"]),
+    expected: [],
+  },
+  {
+    title: "a refusal beside a capture that could not ask (--era modern): nothing can be said",
     old: { ...discovered(["2026-07-28"]), capture: { clientCapabilities: [], era: "modern" } },
     new: refusingLegacy(discovered(["2026-07-28"])),
     expected: [],

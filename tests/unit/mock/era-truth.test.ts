@@ -1,7 +1,8 @@
 /**
- * The mock tells the truth about the era (issue #29, item 1): a modern capture records that the
- * server refused a legacy initialize (capture.legacy "refused"), the lockfile reads and writes
- * it, and the mock of such a contract refuses legacy requests as a modern-only v2 server does.
+ * The mock tells the truth about the era (issue #29, item 1): a modern capture records how the
+ * server answered a legacy initialize (capture.legacy "accepted" or "refused"; absent when
+ * unknown), the lockfile reads and writes it, and the mock of a "refused" contract refuses
+ * legacy requests as a modern-only v2 server does, while an "accepted" one serves both eras.
  * In process and fast: the probe's I/O is faked, its real runs are in tests/e2e/mock-era.test.ts.
  */
 import { describe, expect, test } from "bun:test";
@@ -29,6 +30,7 @@ const modern: Contract = {
   prompts: [],
 };
 const modernOnly: Contract = { ...modern, capture: { ...modern.capture, legacy: "refused" } };
+const dualEra: Contract = { ...modern, capture: { ...modern.capture, legacy: "accepted" } };
 
 describe("the verdict on a legacy initialize", () => {
   const refusal = { code: -32022, data: { supported: [MODERN], requested: "2025-11-25" } };
@@ -169,19 +171,20 @@ function captureSession(era: "modern" | "legacy", verdict: LegacyVerdict | undef
   return { session, started: () => started };
 }
 
-describe("capture records only a refusal", () => {
-  test('refused: capture.legacy is "refused", written after supportedVersions', async () => {
-    const { session } = captureSession("modern", "refused");
-    const contract = await captureSurface(session, []);
-    expect(contract.capture.legacy).toBe("refused");
-    expect(Object.keys(JSON.parse(serializeContract(contract)).capture)).toEqual([
-      "clientCapabilities",
-      "supportedVersions",
-      "legacy",
-    ]);
+describe("capture records a clear answer either way, and nothing when it is unknown", () => {
+  test("refused and accepted are written as such, after supportedVersions", async () => {
+    for (const verdict of ["refused", "accepted"] as const) {
+      const contract = await captureSurface(captureSession("modern", verdict).session, []);
+      expect(contract.capture.legacy).toBe(verdict);
+      expect(Object.keys(JSON.parse(serializeContract(contract)).capture)).toEqual([
+        "clientCapabilities",
+        "supportedVersions",
+        "legacy",
+      ]);
+    }
   });
-  test("accepted, unknown, no probe: nothing recorded, so a dual-era server's lockfile reads as before", async () => {
-    for (const verdict of ["accepted", "unknown", undefined] as const) {
+  test("unknown, or no probe (stdio, --era modern): nothing recorded", async () => {
+    for (const verdict of ["unknown", undefined] as const) {
       const contract = await captureSurface(captureSession("modern", verdict).session, []);
       expect({ verdict, legacy: "legacy" in contract.capture }).toEqual({ verdict, legacy: false });
     }
@@ -195,11 +198,14 @@ describe("capture records only a refusal", () => {
 });
 
 describe("the lockfile reads the field", () => {
-  test('"refused" round-trips; anything else is an invalid lockfile (exit 2) naming $.capture.legacy', () => {
+  test('"refused" and "accepted" round-trip; anything else is an invalid lockfile (exit 2) naming $.capture.legacy', () => {
+    for (const contract of [modernOnly, dualEra]) {
+      const text = serializeContract(contract);
+      expect(parseContract(text, "x.json").capture.legacy).toBe(contract.capture.legacy);
+      expect(serializeContract(parseContract(text, "x.json"))).toBe(text);
+    }
     const text = serializeContract(modernOnly);
-    expect(parseContract(text, "x.json").capture.legacy).toBe("refused");
-    expect(serializeContract(parseContract(text, "x.json"))).toBe(text);
-    for (const wrong of [false, "accepted", 1]) {
+    for (const wrong of [false, "unknown", "Accepted", true, 1]) {
       const data = JSON.parse(text);
       data.capture.legacy = wrong;
       expect(() => parseContract(JSON.stringify(data), "x.json")).toThrow(UsageError);
@@ -209,8 +215,9 @@ describe("the lockfile reads the field", () => {
 });
 
 describe("the mock of a modern-only contract", () => {
-  test("serves the modern era only; a contract without the field serves both, as before", () => {
+  test('serves the modern era only; an "accepted" contract, or one without the field, serves both', () => {
     expect(servedVersions(modernOnly)).toEqual({ modern: [MODERN], legacy: [] });
+    expect(servedVersions(dualEra).legacy).toContain("2025-11-25");
     expect(servedVersions(modern).legacy).toContain("2025-11-25");
   });
   test("refuses initialize as the v2 SDK's modern-only server does, naming the versions it speaks", () => {
@@ -245,10 +252,17 @@ describe("the mock of a modern-only contract", () => {
       result: { supportedVersions: [MODERN] },
     });
   });
-  test("the mock of a contract without the field (dual-era or unknown) still answers initialize", () => {
-    const server = new MockServer(modern, { seed: 1, pageSize: 10 });
-    expect(server.handle("initialize", { protocolVersion: "2025-11-25" }, {})).toMatchObject({
-      result: { protocolVersion: "2025-11-25" },
-    });
+  test('the mock of an "accepted" contract, or one without the field (unknown), answers initialize and the envelope', () => {
+    for (const contract of [dualEra, modern]) {
+      const server = new MockServer(contract, { seed: 1, pageSize: 10 });
+      const connection: Connection = {};
+      expect(server.handle("initialize", { protocolVersion: "2025-11-25" }, connection)).toMatchObject({
+        result: { protocolVersion: "2025-11-25" },
+      });
+      expect(connection.refusedLegacy).toBeUndefined();
+      expect(server.handle("tools/list", ENVELOPE, {})).toMatchObject({
+        result: { tools: [{ name: "get_forecast" }] },
+      });
+    }
   });
 });
