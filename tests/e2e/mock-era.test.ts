@@ -2,9 +2,11 @@
  * The mock tells the truth about the era (issue #29, item 1), against real servers: the v2 SDK
  * fixture (tests/fixtures/v2/server.ts) served dual-era and modern-only (`legacy: 'reject'`)
  * over Streamable HTTP on 127.0.0.1 and over stdio, and the mock itself. A modern capture over
- * HTTP records `capture.legacy: "refused"` for the modern-only server only; the mock of that
- * contract refuses a legacy initialize exactly as the server did, and capturing it reproduces
- * the lockfile byte for byte. Runs the compiled binary when MCP_CONTRACT_BIN is set.
+ * HTTP records `capture.legacy`: "refused" for the modern-only server, "accepted" for the
+ * dual-era one; the mock of each answers a legacy initialize exactly as its server did, and
+ * capturing it over HTTP reproduces the lockfile byte for byte. Captures that could not ask
+ * (stdio, --era modern) record nothing, and diff never compares that unknown with an answer.
+ * Runs the compiled binary when MCP_CONTRACT_BIN is set.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
@@ -71,6 +73,7 @@ async function postInitialize(url: string): Promise<{ status: number; body: { er
 const dir = tempDir();
 const modernOnlyLock = join(dir, "modern-only.json");
 const dualLock = join(dir, "dual.json");
+const modernOnlyStdioLock = join(dir, "modern-only-stdio.json");
 let modernOnly: Running;
 let dual: Running;
 
@@ -101,20 +104,32 @@ describe("a modern capture over HTTP asks whether the legacy era is served", () 
     });
   });
 
-  test("the dual-era server: nothing recorded, its lockfile as before", () => {
-    expect(captureOf(dualLock)).toEqual({ clientCapabilities: [], supportedVersions: ["2026-07-28"] });
+  test('the dual-era server: capture.legacy is "accepted"', () => {
+    expect(captureOf(dualLock)).toEqual({
+      clientCapabilities: [],
+      supportedVersions: ["2026-07-28"],
+      legacy: "accepted",
+    });
   });
 
   test.concurrent(
-    "--era modern does not ask, and stdio cannot tell: nothing recorded for the modern-only server",
+    "--era modern does not ask, and stdio cannot tell: nothing recorded for the modern-only server, and diff with the HTTP capture sees no change either way",
     async () => {
       const [forced, stdio] = await Promise.all([
         runCli(["snapshot", "-q", "-o", "-", "--era", "modern", "--url", modernOnly.url]),
-        runCli(["snapshot", "-q", "-o", "-", "--", BUN, V2_SERVER, "--modern-only"]),
+        runCli(["snapshot", "-q", "-o", modernOnlyStdioLock, "--", BUN, V2_SERVER, "--modern-only"]),
       ]);
       expect([forced.code, stdio.code]).toEqual([0, 0]);
       expect(JSON.parse(forced.stdout).capture.legacy).toBeUndefined();
-      expect(JSON.parse(stdio.stdout).capture.legacy).toBeUndefined();
+      expect(captureOf(modernOnlyStdioLock).legacy).toBeUndefined();
+      // Unknown (stdio, or a lockfile written before the question) beside "refused": not a change.
+      const diffs = await Promise.all([
+        runCli(["diff", modernOnlyStdioLock, modernOnlyLock, "--format", "json", "--fail-on", "patch"]),
+        runCli(["diff", modernOnlyLock, modernOnlyStdioLock, "--format", "json", "--fail-on", "patch"]),
+      ]);
+      for (const result of diffs) {
+        expect({ code: result.code, changes: JSON.parse(result.stdout).changes }).toEqual({ code: 0, changes: [] });
+      }
     },
     CASE_MS,
   );
@@ -144,15 +159,25 @@ describe("the mock answers initialize as the captured server did", () => {
   );
 
   test.concurrent(
-    "dual-era over HTTP: initialize is served, and the capture is reproduced",
+    'dual-era ("accepted") over HTTP: both eras are served, and the capture is reproduced with "accepted"',
     async () => {
       const mock = await startListening([...cliCommand(), "mock", "--http", "--contract", dualLock], "stderr");
       try {
         const mocked = await postInitialize(mock.url);
         expect(mocked.status).toBe(200);
         expect(mocked.body.result).toMatchObject({ protocolVersion: "2025-11-25" });
-        const again = await runCli(["snapshot", "-q", "-o", "-", "--url", mock.url]);
-        expectMockCapture("dual", again.stdout, readFileSync(dualLock, "utf8"));
+        const [again, legacy, overStdio] = await Promise.all([
+          runCli(["snapshot", "-q", "-o", "-", "--url", mock.url]),
+          runCli(["snapshot", "-q", "-o", "-", "--era", "legacy", "--url", mock.url]),
+          runCli(["snapshot", "-q", "-o", "-", "--", ...cliCommand(), "mock", "--contract", dualLock]),
+        ]);
+        const lockfile = readFileSync(dualLock, "utf8");
+        expect(JSON.parse(again.stdout).capture.legacy).toBe("accepted");
+        expectMockCapture("dual", again.stdout, lockfile);
+        // Over stdio the capture cannot ask, so the line is not written; the rest is the same.
+        expectMockCapture("dual over stdio", overStdio.stdout, lockfile.replace(/,\n\s*"legacy": "accepted"/, ""));
+        expect(legacy.code).toBe(0);
+        expect(JSON.parse(legacy.stdout).protocolVersion).toBe("2025-11-25");
       } finally {
         await mock.stop();
       }
@@ -188,7 +213,7 @@ describe("the mock answers initialize as the captured server did", () => {
 
 describe("diff", () => {
   test.concurrent(
-    "a server that dropped the legacy era is a breaking change (exit 1 with --fail-on breaking); the reverse is minor",
+    "accepted -> refused (a server that dropped the legacy era) is breaking (exit 1 with --fail-on breaking); refused -> accepted is minor",
     async () => {
       const [dropped, added] = await Promise.all([
         runCli(["diff", dualLock, modernOnlyLock, "--format", "json", "--fail-on", "breaking"]),
