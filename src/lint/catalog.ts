@@ -5,7 +5,7 @@
  */
 
 import type { LintRuleId } from "../rules/registry.ts";
-import { HOST_CHECKS } from "./hosts/lint-checks.ts";
+import { HOST_CHECKS, hostRider } from "./hosts/lint-checks.ts";
 import type { LintCheck } from "./model.ts";
 import { PROTOCOL_CHECKS, PROTOCOL_SCHEMA_VISITORS } from "./rules-protocol.ts";
 import { QUALITY_CHECKS, QUALITY_SCHEMA_VISITORS } from "./rules-quality.ts";
@@ -19,6 +19,7 @@ export const LINT_CHECKS: Readonly<Record<LintRuleId, LintCheck>> = {
   ...SECURITY_CHECKS,
   ...SKILL_CHECKS,
   ...HOST_CHECKS,
-  // Rules that read every node of every tool schema: one walk for all of them.
-  ...schemaPassChecks({ ...PROTOCOL_SCHEMA_VISITORS, ...QUALITY_SCHEMA_VISITORS }),
+  // Rules that read every node of every tool schema: one walk for all of them, the host
+  // profiles' schema checks riding along with --hosts.
+  ...schemaPassChecks({ ...PROTOCOL_SCHEMA_VISITORS, ...QUALITY_SCHEMA_VISITORS }, hostRider),
 };

@@ -9,7 +9,7 @@
 import type { Contract, JsonObject } from "../contract/model.ts";
 import type { LintRuleId } from "../rules/registry.ts";
 import { type Found, found, SCHEMA_KEYS, type SchemaFound, type SchemaNode, show, visitSchema } from "./found.ts";
-import type { LintCheck } from "./model.ts";
+import type { LintCheck, LintOptions } from "./model.ts";
 import { indexShapes, type SurfaceSizes } from "./shapes.ts";
 
 export type SchemaKey = (typeof SCHEMA_KEYS)[number];
@@ -23,6 +23,18 @@ export interface SchemaVisitor {
   finish?(root: JsonObject, key: SchemaKey, found: SchemaFound[]): SchemaFound[];
 }
 
+/**
+ * Another reader of one key's schemas that rides along the pass's walk of each shape instead of
+ * walking them again: the host lens with --hosts (src/lint/hosts/lint-checks.ts). Told when a
+ * shape's walk begins and ends; what it finds it keeps itself.
+ */
+export interface ShapeRider {
+  key: SchemaKey;
+  begin(shape: number): void;
+  visit(node: SchemaNode): void;
+  end(shape: number): void;
+}
+
 /** Findings by rule, then key (SCHEMA_KEYS index), then shape id. */
 type PassResults = Map<string, (SchemaFound[] | undefined)[][]>;
 
@@ -31,25 +43,36 @@ const NONE: SchemaFound[] = [];
 /** The run's results, by the shape index lintContract makes afresh each run. */
 const PASSES = new WeakMap<SurfaceSizes, PassResults>();
 
-function runPass(contract: Contract, index: SurfaceSizes, visitors: Readonly<Record<string, SchemaVisitor>>) {
+function runPass(
+  contract: Contract,
+  index: SurfaceSizes,
+  visitors: Readonly<Record<string, SchemaVisitor>>,
+  rider: ShapeRider | undefined,
+) {
   const ids = Object.keys(visitors);
   const results: PassResults = new Map(ids.map((id) => [id, SCHEMA_KEYS.map(() => [])]));
   const tools = contract.tools;
   SCHEMA_KEYS.forEach((key, k) => {
     const readers = ids.filter((id) => visitors[id]!.keys.includes(key));
-    if (readers.length === 0) return;
+    const riding = rider?.key === key ? rider : undefined;
+    if (readers.length === 0 && !riding) return;
     const shapes = index.shapes[key];
     // The visitors as a list: looked up by id at every node, they cost more than some visits.
     const visits = readers.map((id) => visitors[id]!);
     const outs = readers.map(() => [] as SchemaFound[]);
+    const walked: boolean[] = [];
     for (let t = 0; t < tools.length; t++) {
       const shape = shapes[t] ?? -1;
-      if (shape === -1 || results.get(readers[0]!)![k]![shape] !== undefined) continue;
+      if (shape === -1 || walked[shape]) continue;
+      walked[shape] = true;
       const root = tools[t]![key] as JsonObject;
       for (const out of outs) out.length = 0;
+      riding?.begin(shape);
       visitSchema(root, `/${key}`, (node) => {
         for (let r = 0; r < visits.length; r++) visits[r]!.visit(node, root, key, outs[r]!);
+        riding?.visit(node);
       });
+      riding?.end(shape);
       readers.forEach((id, r) => {
         const visitor = visitors[id]!;
         const list = visitor.finish ? visitor.finish(root, key, [...outs[r]!]) : outs[r]!;
@@ -63,17 +86,19 @@ function runPass(contract: Contract, index: SurfaceSizes, visitors: Readonly<Rec
 /**
  * The checks of `visitors`, by rule id: each gives its rule's findings from the one pass, every
  * tool of a shape with that shape's findings under its own name.
+ * `riderFor` may name a reader that rides along the pass's walk (ShapeRider) for this run.
  */
 export function schemaPassChecks<Id extends LintRuleId>(
   visitors: Readonly<Record<Id, SchemaVisitor>>,
+  riderFor?: (contract: Contract, options: LintOptions, index: SurfaceSizes) => ShapeRider | undefined,
 ): Record<Id, LintCheck> {
   const checks = {} as Record<Id, LintCheck>;
   for (const id of Object.keys(visitors) as Id[]) {
-    checks[id] = (contract) => {
+    checks[id] = (contract, options) => {
       const index = indexShapes(contract);
       let pass = PASSES.get(index);
       if (!pass) {
-        pass = runPass(contract, index, visitors);
+        pass = runPass(contract, index, visitors, riderFor?.(contract, options, index));
         PASSES.set(index, pass);
       }
       return toolFindings(contract, index, visitors[id].keys, pass.get(id)!);

@@ -2,15 +2,16 @@
  * The host checker: one pass over a surface for the selected profiles. Names and list limits
  * are checked per tool and per surface; each distinct inputSchema (tools of one shape share
  * findings, src/lint/shapes.ts) is walked once, every selected profile looking at each node
- * in that one walk; the places of one rule in one schema make one finding. Only inputSchema is checked: it is what hosts send to the model API as the
- * function's parameters. Pure.
+ * in that one walk (lint's own schema walk when lint runs it); the places of one rule in one
+ * schema make one finding. Only inputSchema is checked: it is what hosts send to the model API
+ * as the function's parameters. Pure.
  */
 import { type Contract, isJsonObject, type Json, type JsonObject } from "../../contract/model.ts";
 import { pointerToDotted } from "../../contract/pointer.ts";
 import type { TargetKind } from "../../contract/surface.ts";
 import { show, visitSchema } from "../found.ts";
 import { indexShapes, type SurfaceSizes } from "../shapes.ts";
-import type { HostHit, HostProfile } from "./model.ts";
+import type { HostHit, HostProfile, NodeHit, SchemaNode } from "./model.ts";
 import { hostProfile } from "./profiles.ts";
 
 export interface HostFinding {
@@ -34,50 +35,87 @@ interface Places {
 }
 
 /**
- * Every profile's node checks over one inputSchema in a single walk, with one hit per rule: a
- * host rejects (or rewrites) the tool once, however many places cause it, and a surface of a
- * thousand tools would otherwise bury the report (and lint's time) under one finding per node.
+ * Every profile's node checks over one inputSchema, with one hit per rule: a host rejects (or
+ * rewrites) the tool once, however many places cause it, and a surface of a thousand tools
+ * would otherwise bury the report (and lint's time) under one finding per node. Fed the nodes
+ * of one walk, by its own (walkSchema) or by lint's schema pass (src/lint/hosts/lint-checks.ts).
  */
-function walkSchema(schema: JsonObject, profiles: readonly HostProfile[]): HostHit[] {
-  const byRule = new Map<string, Places>();
-  const hit = (rule: string, make: () => Omit<HostHit, "rule">, where?: () => string) => {
-    const places = byRule.get(rule);
+export class SchemaHits {
+  private byRule = new Map<string, Places>();
+  /** Profiles that skip definitions are not shown nodes under $defs. */
+  private readonly walkingDefs: readonly HostProfile[];
+  constructor(private readonly profiles: readonly HostProfile[]) {
+    this.walkingDefs = profiles.filter((p) => p.walkDefs !== false);
+  }
+
+  private readonly hit: NodeHit = (rule, make, where) => {
+    const places = this.byRule.get(rule);
     if (!places) {
-      byRule.set(rule, { first: { rule, ...make() }, others: [], count: 1 });
+      this.byRule.set(rule, { first: { rule, ...make() }, others: [], count: 1 });
       return;
     }
     places.count++;
     if (places.others.length < MORE) places.others.push(where ? where() : pointerToDotted(make().path));
   };
-  // The lint schema walk (found.ts): profiles that skip definitions are not shown nodes under $defs.
-  const walkingDefs = profiles.filter((p) => p.walkDefs !== false);
-  visitSchema(schema, "/inputSchema", (node) => {
-    for (const profile of node.inDefs ? walkingDefs : profiles) profile.node?.(node, hit);
-  });
-  const out: HostHit[] = [];
-  for (const { first, others, count } of byRule.values()) {
-    if (count === 1) {
-      out.push(first);
-      continue;
-    }
-    const rest = count - 1 - others.length;
-    out.push({
-      ...first,
-      message: `${first.message}; also at ${others.join(", ")}${rest > 0 ? ` and ${rest} more` : ""} (${count} places)`,
-    });
+
+  /** Start another schema. */
+  reset(): void {
+    this.byRule = new Map();
   }
-  return out;
+
+  visit(node: SchemaNode): void {
+    for (const profile of node.inDefs ? this.walkingDefs : this.profiles) profile.node?.(node, this.hit);
+  }
+
+  /** The schema's hits, a rule's later places named in its first place's message. */
+  finish(): HostHit[] {
+    const out: HostHit[] = [];
+    for (const { first, others, count } of this.byRule.values()) {
+      if (count === 1) {
+        out.push(first);
+        continue;
+      }
+      const rest = count - 1 - others.length;
+      out.push({
+        ...first,
+        message: `${first.message}; also at ${others.join(", ")}${rest > 0 ? ` and ${rest} more` : ""} (${count} places)`,
+      });
+    }
+    return out;
+  }
+}
+
+/** The profiles that look at schema nodes. */
+export function schemaProfiles(hosts: readonly string[]): HostProfile[] {
+  return profilesOf(hosts).filter((p) => p.node);
+}
+
+function profilesOf(hosts: readonly string[]): HostProfile[] {
+  return hosts.map(hostProfile).filter((p): p is HostProfile => p !== undefined);
+}
+
+function walkSchema(schema: JsonObject, hits: SchemaHits): HostHit[] {
+  hits.reset();
+  visitSchema(schema, "/inputSchema", (node) => hits.visit(node));
+  return hits.finish();
 }
 
 /** The findings of the named profiles (unknown names are skipped: the CLI checks them). */
-export function checkHosts(contract: Contract, hosts: readonly string[], sizes?: SurfaceSizes): HostFinding[] {
-  const profiles = hosts.map(hostProfile).filter((p): p is HostProfile => p !== undefined);
+export function checkHosts(
+  contract: Contract,
+  hosts: readonly string[],
+  sizes?: SurfaceSizes,
+  /** The hits of inputSchema shapes already walked (by lint's schema pass), by shape id. */
+  walked?: readonly (HostHit[] | undefined)[],
+): HostFinding[] {
+  const profiles = profilesOf(hosts);
   if (profiles.length === 0) return [];
   const out: HostFinding[] = [];
-  const schemaProfiles = profiles.filter((p) => p.node);
+  const nodeProfiles = profiles.filter((p) => p.node);
+  const hitsOf = nodeProfiles.length > 0 ? new SchemaHits(nodeProfiles) : undefined;
   const toolProfiles = profiles.filter((p) => p.tool);
   const { shapes } = sizes ?? indexShapes(contract);
-  const memo: (HostHit[] | undefined)[] = [];
+  const memo: (HostHit[] | undefined)[] = walked ? [...walked] : [];
   const tools = contract.tools;
   for (let index = 0; index < tools.length; index++) {
     const tool = tools[index]!;
@@ -99,11 +137,11 @@ export function checkHosts(contract: Contract, hosts: readonly string[], sizes?:
     };
     for (const profile of toolProfiles) profile.tool?.(tool, add);
     const schema = tool.inputSchema;
-    if (schemaProfiles.length === 0 || !isJsonObject(schema)) continue;
+    if (!hitsOf || !isJsonObject(schema)) continue;
     const shape = shapes.inputSchema[index] ?? -1;
     let hits = shape === -1 ? undefined : memo[shape];
     if (!hits) {
-      hits = walkSchema(schema, schemaProfiles);
+      hits = walkSchema(schema, hitsOf);
       if (shape !== -1) memo[shape] = hits;
     }
     for (const h of hits) add(h);

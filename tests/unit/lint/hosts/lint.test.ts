@@ -86,6 +86,35 @@ describe("without --hosts, lint is what it was", () => {
     expect(renderText(plain, { color: false })).not.toContain("hosts:");
   });
 
+  test("the host checks riding lint's schema walk find what their own walk finds", () => {
+    // With every other rule off there is no schema pass, and the host checker walks each
+    // inputSchema itself; with them on, it rides the pass's walk (src/lint/hosts/lint-checks.ts).
+    // Notion's schemas use $defs, which some profiles skip and others check.
+    const dir = "tests/fixtures/published-pairs";
+    for (const name of [
+      "notionhq__notion-mcp-server-2.5.2",
+      "zereight__mcp-gitlab-2.1.64",
+      "mongodb-mcp-server-3.0.4",
+    ]) {
+      const file = `${dir}/${name}.contract.json`;
+      const linted = (disabled: ReadonlySet<string>) =>
+        judgeLint({
+          contract: parseContract(readFileSync(join(ROOT, file), "utf8"), file),
+          source: file,
+          policy: emptyPolicy(),
+          today: "2026-12-02",
+          tokenBudget: 10_000,
+          disabled,
+          failOn: "error",
+          hosts: HOST_IDS,
+        }).report;
+      const riding = linted(new Set()).findings.filter((f) => !NOT_HOSTS.has(f.rule));
+      const alone = linted(NOT_HOSTS).findings;
+      expect(riding.length).toBeGreaterThan(0);
+      expect(riding).toEqual(alone);
+    }
+  });
+
   test("with --hosts, the other rules' findings are unchanged", () => {
     const plain = lint("filesystem-2026.8.31", undefined).report.findings;
     const hosted = lint("filesystem-2026.8.31", HOST_IDS).report.findings;
