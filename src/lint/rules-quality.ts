@@ -331,13 +331,27 @@ function checkMutationHints(contract: Contract): Found[] {
 
 // ── schemas ────────────────────────────────────────────────────────────────────────────
 
+/**
+ * The first index before `j` whose value equals `values[j]` as JSON, or -1. A loop rather than
+ * findIndex: a closure per value of every enum of every schema; a scalar is equal only to itself.
+ */
+function firstEqual(values: readonly Json[], j: number): number {
+  const value = values[j];
+  if (value === null || typeof value !== "object") {
+    for (let k = 0; k < j; k++) if (values[k] === value) return k;
+    return -1;
+  }
+  for (let k = 0; k < j; k++) if (jsonEqual(values[k], value)) return k;
+  return -1;
+}
+
 const enumDuplicates: SchemaVisitor = {
   keys: SCHEMA_KEYS,
   visit(node, _root, _key, out) {
     const values = node.schema.enum;
     if (!Array.isArray(values)) return;
     for (let j = 1; j < values.length; j++) {
-      const i = values.findIndex((value, k) => k < j && jsonEqual(value, values[j]));
+      const i = firstEqual(values, j);
       if (i === -1) continue;
       out.push({
         path: pointer(node.path, "enum", j),

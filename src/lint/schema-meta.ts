@@ -74,6 +74,8 @@ function remembered<T>(known: Map<string, T>, pattern: string, answer: () => T):
   return value;
 }
 
+const NO_PATTERN_PROBLEMS: readonly { path: string; pattern: string; problem: string }[] = [];
+
 /**
  * The patterns of one schema node that do not compile. ajv does not assert formats (such as
  * "regex") while validating against a meta-schema, so `pattern` and `patternProperties` are
@@ -81,10 +83,10 @@ function remembered<T>(known: Map<string, T>, pattern: string, answer: () => T):
  */
 export function patternProblemsAt(
   node: Pick<SchemaNode, "schema" | "path">,
-): { path: string; pattern: string; problem: string }[] {
+): readonly { path: string; pattern: string; problem: string }[] {
   const { pattern, patternProperties } = node.schema;
-  // Most nodes hold neither: no list is made for them.
-  if (pattern === undefined && patternProperties === undefined) return [];
+  // Most nodes hold neither: no list is made for them (one empty list, never added to, for all).
+  if (pattern === undefined && patternProperties === undefined) return NO_PATTERN_PROBLEMS;
   const out: { path: string; pattern: string; problem: string }[] = [];
   if (typeof pattern === "string") {
     const problem = regexProblem(pattern);

@@ -39,6 +39,10 @@ const VISIT_ORDER: readonly (readonly [key: string, kind: "one" | "list" | "map"
   ...SCHEMA_MAP.map((key) => [key, "map"] as const),
 ];
 const RANK = new Map(VISIT_ORDER.map(([key], rank) => [key, rank]));
+// The keyword and kind of each rank as two lists: reading a [key, kind] pair back per child
+// destructured it through the iterator protocol wherever the code had not been optimized yet.
+const KEY_AT = VISIT_ORDER.map(([key]) => key);
+const KIND_AT = VISIT_ORDER.map(([, kind]) => kind);
 // eachSubschema keeps the keywords it finds as bits of one 32-bit number.
 if (VISIT_ORDER.length > 31) throw new Error("too many subschema keywords for a bit set");
 
@@ -84,7 +88,8 @@ export function eachSubschema<C>(
   while (present !== 0) {
     const rank = 31 - Math.clz32(present & -present);
     present &= present - 1;
-    const [key, kind] = VISIT_ORDER[rank] as (typeof VISIT_ORDER)[number];
+    const key = KEY_AT[rank] as string;
+    const kind = KIND_AT[rank];
     const value = node[key];
     // Index and for...in loops: entries() and Object.entries allocate a pair per child.
     if (kind === "one") {
