@@ -49,6 +49,12 @@ export interface SchemaNode {
   readonly via: string;
   /** Whether the node sits under `$defs` or `definitions` (a definition, reached only by $ref). */
   readonly inDefs: boolean;
+  /**
+   * Which visit this is, different for every node visited in the process: a node object may be
+   * filled again for the next node (NodeWalker), so a visitor that remembers something of a
+   * node until the next visitor asks tells nodes apart by this, not by the object.
+   */
+  readonly visit: number;
 }
 
 /**
@@ -75,18 +81,31 @@ export function visitSchema(schema: Json | undefined, path: string, visit: (node
  * files. Fields rather than closures or a segments list: those were most of the walk's garbage.
  */
 class WalkNode implements SchemaNode {
-  private cached: string | undefined;
-  private cachedDotted: string | undefined;
-  readonly inDefs: boolean;
+  private cached: string | undefined = undefined;
+  private cachedDotted: string | undefined = undefined;
+  inDefs: boolean;
+  visit: number;
   constructor(
-    readonly schema: JsonObject,
+    public schema: JsonObject,
     private readonly parent: WalkNode | undefined,
     /** The root's pointer, or the keyword under the parent. */
-    private readonly keyword: string,
+    private keyword: string,
     /** The index or name under the keyword, if any. */
-    private readonly member: number | string | undefined,
+    private member: number | string | undefined,
   ) {
     this.inDefs = parent !== undefined && (parent.inDefs || keyword === "$defs" || keyword === "definitions");
+    this.visit = ++visits;
+  }
+  /** The next node under the same parent, in this object (NodeWalker): what it had worked out is dropped. */
+  refill(schema: JsonObject, keyword: string, member: number | string | undefined): void {
+    const parent = this.parent;
+    this.schema = schema;
+    this.keyword = keyword;
+    this.member = member;
+    this.cached = undefined;
+    this.cachedDotted = undefined;
+    this.inDefs = parent !== undefined && (parent.inDefs || keyword === "$defs" || keyword === "definitions");
+    this.visit = ++visits;
   }
   get via(): string {
     return this.parent === undefined ? "" : this.keyword;
@@ -125,6 +144,45 @@ class Walk {
   ) {}
 }
 
+/**
+ * The walk of visitSchema for visitors that read a node only while it is visited (the schema
+ * pass, schema-pass.ts): one node object per depth, filled again for each node at that depth
+ * (its parent is always the one of the depth above, which then holds the node's parent),
+ * instead of an object per subschema, which on 10,000 schemas that all differ was half a
+ * million objects, most of the pass's garbage. A visitor must not keep a node past its visit.
+ */
+export class NodeWalker {
+  private readonly nodes: WalkNode[] = [];
+  private depth = 0;
+  constructor(private readonly visit: (node: SchemaNode) => void) {}
+
+  walk(schema: Json | undefined, path: string): void {
+    if (!isJsonObject(schema)) return;
+    this.depth = 0;
+    this.visitAt(schema, path, undefined);
+  }
+
+  private visitAt(schema: JsonObject, keyword: string, member: number | string | undefined): void {
+    const depth = this.depth;
+    let node = this.nodes[depth];
+    if (node === undefined) {
+      node = new WalkNode(schema, depth === 0 ? undefined : this.nodes[depth - 1], keyword, member);
+      this.nodes[depth] = node;
+    } else node.refill(schema, keyword, member);
+    this.visit(node);
+    this.depth = depth + 1;
+    eachSubschema(schema, walkerChild, this);
+    this.depth = depth;
+  }
+
+  /** eachSubschema's callback (no closure made per node). */
+  static child(child: Json, keyword: string, member: number | string | undefined, walker: NodeWalker): void {
+    if (isJsonObject(child)) walker.visitAt(child, keyword, member);
+  }
+}
+
+const walkerChild = NodeWalker.child;
+
 /** The walk, depth first. A callback rather than a generator: resuming a generator per node cost more than the rules. */
 function walkChild(child: Json, keyword: string, member: number | string | undefined, walk: Walk): void {
   if (!isJsonObject(child)) return;
@@ -135,6 +193,9 @@ function walkChild(child: Json, keyword: string, member: number | string | undef
   eachSubschema(child, walkChild, walk);
   walk.parent = parent;
 }
+
+/** Visits numbered so far (SchemaNode.visit). */
+let visits = 0;
 
 export const SCHEMA_KEYS = ["inputSchema", "outputSchema"] as const;
 

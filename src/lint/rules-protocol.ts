@@ -301,20 +301,21 @@ function refProblem(root: JsonObject, ref: string): RefProblem | undefined {
 
 /**
  * The problems of a node's references, asked by ref-unresolvable and then ref-remote at the same
- * node of the one schema pass: the second gets the first's answer. Kept by the walk's node
- * object, which no other walk shares, so an answer never outlives its pass.
+ * node of the one schema pass: the second gets the first's answer. Kept by the node's visit
+ * number (the pass fills one node object again for the next node), which no other visit has,
+ * so an answer never outlives its node.
  */
-let lastRefs: { node: SchemaNode; problems: (RefProblem | undefined)[] } | undefined;
+let lastRefs: { visit: number; problems: (RefProblem | undefined)[] } | undefined;
 
 const REF_KEYWORDS = ["$ref", "$dynamicRef"] as const;
 
 function refProblems(node: SchemaNode, root: JsonObject): (RefProblem | undefined)[] {
-  if (lastRefs?.node !== node) {
+  if (lastRefs?.visit !== node.visit) {
     const problems = REF_KEYWORDS.map((keyword) => {
       const ref = node.schema[keyword];
       return typeof ref === "string" ? refProblem(root, ref) : undefined;
     });
-    lastRefs = { node, problems };
+    lastRefs = { visit: node.visit, problems };
   }
   return lastRefs.problems;
 }

@@ -8,7 +8,7 @@
  */
 import type { Contract, JsonObject } from "../contract/model.ts";
 import type { LintRuleId } from "../rules/registry.ts";
-import { type Found, found, SCHEMA_KEYS, type SchemaFound, type SchemaNode, show, visitSchema } from "./found.ts";
+import { type Found, found, NodeWalker, SCHEMA_KEYS, type SchemaFound, type SchemaNode, show } from "./found.ts";
 import type { LintCheck, LintOptions } from "./model.ts";
 import { indexShapes, type SurfaceSizes } from "./shapes.ts";
 
@@ -17,7 +17,11 @@ export type SchemaKey = (typeof SCHEMA_KEYS)[number];
 export interface SchemaVisitor {
   /** Which of a tool's schemas the rule reads, in the order its findings are listed. */
   keys: readonly SchemaKey[];
-  /** Called at each node of an object schema, root first, depth first; pushes findings to `out`. */
+  /**
+   * Called at each node of an object schema, root first, depth first; pushes findings to `out`.
+   * The node is read only during the call: the walk fills its object again for the next node
+   * (found.ts NodeWalker).
+   */
   visit(node: SchemaNode, root: JsonObject, key: SchemaKey, out: SchemaFound[]): void;
   /** The schema's findings from what `visit` found, when the rule adds to them (default: as found). */
   finish?(root: JsonObject, key: SchemaKey, found: SchemaFound[]): SchemaFound[];
@@ -31,6 +35,7 @@ export interface SchemaVisitor {
 export interface ShapeRider {
   key: SchemaKey;
   begin(shape: number): void;
+  /** As a SchemaVisitor's visit: the node is read only during the call. */
   visit(node: SchemaNode): void;
   end(shape: number): void;
 }
@@ -61,21 +66,25 @@ function runPass(
     const visits = readers.map((id) => visitors[id]!);
     const outs = readers.map(() => [] as SchemaFound[]);
     const walked: boolean[] = [];
+    let root: JsonObject | undefined;
+    // One walker for every shape under this key: it fills its node objects again, node after node.
+    const walker = new NodeWalker((node) => {
+      for (let r = 0; r < visits.length; r++) visits[r]!.visit(node, root as JsonObject, key, outs[r]!);
+      riding?.visit(node);
+    });
     for (let t = 0; t < tools.length; t++) {
       const shape = shapes[t] ?? -1;
       if (shape === -1 || walked[shape]) continue;
       walked[shape] = true;
-      const root = tools[t]![key] as JsonObject;
+      const schema = tools[t]![key] as JsonObject;
+      root = schema;
       for (const out of outs) out.length = 0;
       riding?.begin(shape);
-      visitSchema(root, `/${key}`, (node) => {
-        for (let r = 0; r < visits.length; r++) visits[r]!.visit(node, root, key, outs[r]!);
-        riding?.visit(node);
-      });
+      walker.walk(schema, `/${key}`);
       riding?.end(shape);
       readers.forEach((id, r) => {
         const visitor = visitors[id]!;
-        const list = visitor.finish ? visitor.finish(root, key, [...outs[r]!]) : outs[r]!;
+        const list = visitor.finish ? visitor.finish(schema, key, [...outs[r]!]) : outs[r]!;
         results.get(id)![k]![shape] = list.length === 0 ? NONE : [...list];
       });
     }

@@ -8,7 +8,7 @@ import { describe, expect, test } from "bun:test";
 import fc from "fast-check";
 import { isJsonObject, type Json, type JsonObject } from "../../../src/contract/model.ts";
 import { pointer } from "../../../src/contract/pointer.ts";
-import { visitSchema, walkSchema } from "../../../src/lint/found.ts";
+import { NodeWalker, type SchemaNode, visitSchema, walkSchema } from "../../../src/lint/found.ts";
 import { lintContract } from "../../../src/lint/lint.ts";
 import { patternProblemsAt, surelyValid } from "../../../src/lint/schema-meta.ts";
 import { ShapeIds } from "../../../src/lint/shapes.ts";
@@ -48,6 +48,43 @@ describe("the lint schema walk", () => {
         { seed: 20261202, numRuns: 300 },
       );
     }
+  });
+
+  test("filling one node object per depth (the schema pass's walker), each node reads as the walk's own, and has a visit of its own", () => {
+    const read = (node: SchemaNode) =>
+      [node.schema, node.path, node.dotted, node.via, node.inDefs, node.visit] as const;
+    // One walker for many schemas, as the pass uses it.
+    const seen: (readonly [JsonObject, string, string, string, boolean, number])[] = [];
+    const walker = new NodeWalker((node) => seen.push(read(node)));
+    for (const garbage of [false, true]) {
+      fc.assert(
+        fc.property(rootSchema({ garbage }), fc.boolean(), (schema, dottedFirst) => {
+          const want: (readonly [JsonObject, string, string, string, boolean])[] = [];
+          visitSchema(schema, "/inputSchema", (node) => want.push(read(node).slice(0, 5) as never));
+          seen.length = 0;
+          // Read in either order during the visit: each caches what it built from the parent's.
+          const walk = new NodeWalker((node) => {
+            if (dottedFirst) void node.dotted;
+            seen.push(read(node));
+          });
+          walk.walk(schema, "/inputSchema");
+          expect(seen.map((s) => s.slice(0, 5))).toEqual(want);
+          const visits = seen.map((s) => s[5]);
+          expect(new Set(visits).size).toBe(visits.length);
+        }),
+        { seed: 20261202, numRuns: 300 },
+      );
+    }
+    seen.length = 0;
+    walker.walk({ properties: { a: { $defs: { b: {} } } } }, "");
+    walker.walk({ items: {} }, "/outputSchema");
+    expect(seen.map(([, path, dotted, via, inDefs]) => [path, dotted, via, inDefs])).toEqual([
+      ["", "", "", false],
+      ["/properties/a", "properties.a", "properties", false],
+      ["/properties/a/$defs/b", "properties.a.$defs.b", "$defs", true],
+      ["/outputSchema", "outputSchema", "", false],
+      ["/outputSchema/items", "outputSchema.items", "items", false],
+    ]);
   });
 
   test("spells names with / and ~ and list indexes as JSON Pointer does", () => {
