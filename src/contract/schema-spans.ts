@@ -112,6 +112,11 @@ export class SchemaSpans implements ToolReader {
     this.before = undefined;
   }
 
+  /** Whether the first tools showed that schemas rarely repeat, so reading by spans stopped there. */
+  gaveUpEarly(): boolean {
+    return this.gaveUp;
+  }
+
   /** Whether reading by spans went on to the end: the first tools' schemas repeated. */
   repeats(): boolean {
     return !this.gaveUp && this.worthIt();

@@ -7,7 +7,7 @@
  */
 import type { Contract } from "../contract/model.ts";
 import { SchemaSpans } from "../contract/schema-spans.ts";
-import type { SurfaceSizes } from "./shapes.ts";
+import { type SurfaceSizes, shapesByIdentity } from "./shapes.ts";
 
 /**
  * Reads the shapes of the tools of one lockfile as they are parsed: pass it to parseContract
@@ -20,11 +20,15 @@ export class ShapeReader extends SchemaSpans {
 
   /**
    * The shapes of a contract whose tools were all read here (the contract parseContract
-   * returned, unchanged), or undefined: a tool not read here, or schemas that rarely repeat.
+   * returned, unchanged), or undefined: a tool not read here, or schemas that rarely repeat
+   * without the first tools having shown it. When they did, each schema object is its own
+   * shape, measured without serializing it (shapes.ts shapesByIdentity).
    */
   shapesOf(contract: Contract): SurfaceSizes | undefined {
     const tools = contract.tools;
-    if (tools.length === 0 || !this.repeats()) return undefined;
+    if (tools.length === 0) return undefined;
+    if (this.gaveUpEarly()) return shapesByIdentity(contract);
+    if (!this.repeats()) return undefined;
     const shapes = {
       inputSchema: new Int32Array(tools.length),
       outputSchema: new Int32Array(tools.length),

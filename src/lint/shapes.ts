@@ -46,6 +46,73 @@ function declaredShapes(contract: Contract): SurfaceSizes | undefined {
 const SCHEMA_FIELDS = new Set(["inputSchema", "outputSchema"]);
 
 /**
+ * The shapes and sizes of a surface whose schemas rarely repeat (src/lint/shape-text.ts): a
+ * schema object is its own shape (tools that hold one object share it), and each tool is
+ * measured by compactLength, so no schema is serialized. On 10,000 tools whose schemas all
+ * differ, serializing them made 45 MB of text only to be hashed and measured.
+ */
+export function shapesByIdentity(contract: Contract): SurfaceSizes {
+  const tools = contract.tools;
+  const ids = new Map<object, number>();
+  const shapes = { inputSchema: new Int32Array(tools.length), outputSchema: new Int32Array(tools.length) };
+  const toolLengths: number[] = new Array(tools.length);
+  for (let i = 0; i < tools.length; i++) {
+    const tool = tools[i] as Tool;
+    toolLengths[i] = compactLength(tool);
+    for (const key of ["inputSchema", "outputSchema"] as const) {
+      const schema = isJsonObject(tool) ? tool[key] : undefined;
+      let id = -1;
+      if (isJsonObject(schema)) {
+        id = ids.get(schema) ?? ids.size;
+        if (id === ids.size) ids.set(schema, id);
+      }
+      shapes[key][i] = id;
+    }
+  }
+  return { toolLengths, shapes };
+}
+
+/** Characters JSON.stringify would escape (a lone surrogate included): such a string is measured by it. */
+const ESCAPED = /["\\\u0000-\u001f\ud800-\udfff]/;
+
+/**
+ * `(JSON.stringify(value) ?? "null").length`, without making the text: what JSON.stringify
+ * writes for each kind of value, counted (members whose value it leaves out are left out).
+ */
+export function compactLength(value: unknown): number {
+  switch (typeof value) {
+    case "string":
+      return ESCAPED.test(value) ? JSON.stringify(value).length : value.length + 2;
+    case "number":
+      return Number.isFinite(value) ? String(value).length : 4;
+    case "boolean":
+      return value ? 4 : 5;
+    case "object":
+      break;
+    default:
+      // undefined, a function or a symbol: "null" where it stands alone or in a list.
+      return 4;
+  }
+  if (value === null) return 4;
+  if (Array.isArray(value)) {
+    let length = 2 + Math.max(0, value.length - 1);
+    for (let i = 0; i < value.length; i++) length += compactLength(value[i]);
+    return length;
+  }
+  if (typeof (value as { toJSON?: unknown }).toJSON === "function") return (JSON.stringify(value) ?? "null").length;
+  let length = 2;
+  let members = 0;
+  for (const key in value) {
+    if (!Object.hasOwn(value, key)) continue;
+    const member = (value as Record<string, unknown>)[key];
+    const kind = typeof member;
+    if (kind === "undefined" || kind === "function" || kind === "symbol") continue;
+    length += compactLength(key) + 1 + compactLength(member) + (members++ > 0 ? 1 : 0);
+  }
+  return length;
+}
+
+/**
  * Shape ids by JSON text, keeping no text: a shape is found by a hash of its text, and a hash
  * shared by another shape is told apart by that shape's text, made again from its schema (and
  * then kept). Keeping every text (on a surface whose schemas all differ, each schema's) made

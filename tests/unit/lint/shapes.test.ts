@@ -7,6 +7,7 @@
 import { describe, expect, test } from "bun:test";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import fc from "fast-check";
 import { syntheticPair } from "../../../scripts/synthetic.ts";
 import { serializeContract } from "../../../src/contract/canonical.ts";
 import type { Contract, JsonObject, Tool } from "../../../src/contract/model.ts";
@@ -15,7 +16,7 @@ import { toolPasses } from "../../../src/contract/validate.ts";
 import { lintContract } from "../../../src/lint/lint.ts";
 import { toolListSize } from "../../../src/lint/rules-quality.ts";
 import { ShapeReader } from "../../../src/lint/shape-text.ts";
-import { declareShapes, indexShapes } from "../../../src/lint/shapes.ts";
+import { compactLength, declareShapes, indexShapes } from "../../../src/lint/shapes.ts";
 import { prng } from "../../../src/util/random.ts";
 import { contract } from "../diff/helpers.ts";
 
@@ -156,6 +157,48 @@ describe("tool-list size", () => {
     });
     const characters = JSON.stringify({ tools: odd.tools }).length;
     expect(toolListSize(odd).characters).toBe(characters);
+  });
+});
+
+describe("compactLength", () => {
+  const stringified = (value: unknown) => (JSON.stringify(value) ?? "null").length;
+
+  test("is the length of JSON.stringify's text, on generated JSON and on what JSON.stringify escapes or leaves out", () => {
+    fc.assert(
+      fc.property(fc.jsonValue(), (value) => compactLength(value) === stringified(value)),
+      { seed: 20261202, numRuns: 2000 },
+    );
+    // Strings of any code units, lone surrogates included (JSON.stringify escapes those).
+    fc.assert(
+      fc.property(fc.array(fc.integer({ min: 0, max: 0xffff })), (units) => {
+        const text = String.fromCharCode(...units);
+        return (
+          compactLength(text) === stringified(text) && compactLength({ [text]: text }) === stringified({ [text]: text })
+        );
+      }),
+      { seed: 20261202, numRuns: 2000 },
+    );
+    const odd: unknown[] = [
+      "\ud800",
+      "a\udc00b",
+      "\ud83d\ude00",
+      'q"uote\\d\u2028\u0000\u001f\n\t',
+      -0,
+      1e21,
+      1.5e-7,
+      Number.NaN,
+      Number.POSITIVE_INFINITY,
+      undefined,
+      () => 1,
+      [undefined, () => 1, Symbol("s"), null],
+      { a: undefined, b: () => 1, c: Symbol("s"), d: [1, { e: "" }], __proto__: null },
+      JSON.parse('{"__proto__": {"x": 1}, "y": []}'),
+      { when: new Date(0) },
+      {},
+      [],
+    ];
+    for (const value of odd)
+      expect({ value, length: compactLength(value) }).toEqual({ value, length: stringified(value) });
   });
 });
 
@@ -363,7 +406,30 @@ describe("shapes read from the lockfile text as it is parsed", () => {
     expect(built).toBeGreaterThan(300);
   });
 
-  test("schemas that rarely repeat are serialized", () => {
+  test("when the first tools show that schemas rarely repeat, each schema object is its own shape, measured as serializing measures", () => {
+    // More tools than the reader probes (64), every schema its own, full of findings.
+    const names = Array.from({ length: 90 }, (_, i) => `tool_${i}`);
+    const tools: Tool[] = names.map((name, i) => ({
+      name,
+      description: poisonedTexts[i % poisonedTexts.length]!,
+      inputSchema: richSchema(poisonedTexts.slice(i % 40, (i % 40) + 6).concat(`own ${i}`), names),
+      outputSchema: { type: "object", properties: { [`r${i}`]: { type: "string", description: "Done \u00e9\n" } } },
+    }));
+    const text = serializeContract(contract({ tools }));
+    const { contract: read_, sizes } = read(text);
+    expect(sizes).toBeDefined();
+    const serialized = bySerializing(read_);
+    expect(sizes!.toolLengths).toEqual(serialized.lengths);
+    expect(partition(sizes!.shapes.inputSchema)).toEqual(serialized.in);
+    expect(partition(sizes!.shapes.outputSchema)).toEqual(serialized.out);
+    declareShapes(read_, sizes!);
+    const found = lintContract(read_);
+    expect(found.length).toBeGreaterThan(200);
+    expect(found).toEqual(lintContract(parseContract(text, "x.json")));
+    expect(toolListSize(read_)).toEqual(toolListSize(parseContract(text, "x.json")));
+  });
+
+  test("schemas that rarely repeat, in fewer tools than the reader probes, are serialized", () => {
     const c = contract({
       tools: Array.from({ length: 8 }, (_, i) => ({
         name: `t${i}`,
