@@ -76,38 +76,49 @@ export function shapesByIdentity(contract: Contract): SurfaceSizes {
 const ESCAPED = /["\\\u0000-\u001f\ud800-\udfff]/;
 
 /**
- * `(JSON.stringify(value) ?? "null").length`, without making the text: what JSON.stringify
- * writes for each kind of value, counted (members whose value it leaves out are left out).
+ * `(JSON.stringify(value) ?? "null").length` for a value as JSON.parse makes it (plain objects
+ * and lists, whose keys are all their own), without making the text: what JSON.stringify
+ * writes for each kind of value, counted, members it leaves out (undefined, functions) left out.
  */
 export function compactLength(value: unknown): number {
-  switch (typeof value) {
-    case "string":
-      return ESCAPED.test(value) ? JSON.stringify(value).length : value.length + 2;
-    case "number":
-      return Number.isFinite(value) ? String(value).length : 4;
-    case "boolean":
-      return value ? 4 : 5;
-    case "object":
-      break;
-    default:
-      // undefined, a function or a symbol: "null" where it stands alone or in a list.
-      return 4;
-  }
-  if (value === null) return 4;
-  if (Array.isArray(value)) {
-    let length = 2 + Math.max(0, value.length - 1);
-    for (let i = 0; i < value.length; i++) length += compactLength(value[i]);
+  // Strings first: most values of a tool are.
+  if (typeof value === "string") return ESCAPED.test(value) ? JSON.stringify(value).length : value.length + 2;
+  if (typeof value === "object") {
+    if (value === null) return 4;
+    if (Array.isArray(value)) {
+      let length = 2 + Math.max(0, value.length - 1);
+      for (let i = 0; i < value.length; i++) length += compactLength(value[i]);
+      return length;
+    }
+    let length = 2;
+    let members = 0;
+    // for...in: JSON objects inherit no enumerable keys.
+    for (const key in value) {
+      const member = (value as Record<string, unknown>)[key];
+      const kind = typeof member;
+      if (kind === "undefined" || kind === "function" || kind === "symbol") continue;
+      length += keyLength(key) + 1 + compactLength(member) + (members++ > 0 ? 1 : 0);
+    }
     return length;
   }
-  if (typeof (value as { toJSON?: unknown }).toJSON === "function") return (JSON.stringify(value) ?? "null").length;
-  let length = 2;
-  let members = 0;
-  for (const key in value) {
-    if (!Object.hasOwn(value, key)) continue;
-    const member = (value as Record<string, unknown>)[key];
-    const kind = typeof member;
-    if (kind === "undefined" || kind === "function" || kind === "symbol") continue;
-    length += compactLength(key) + 1 + compactLength(member) + (members++ > 0 ? 1 : 0);
+  if (typeof value === "number") return Number.isFinite(value) ? String(value).length : 4;
+  if (typeof value === "boolean") return value ? 4 : 5;
+  // undefined, a function or a symbol: "null" where it stands alone or in a list.
+  return 4;
+}
+
+/**
+ * A key's quoted length, remembered: schemas that all differ still use a few keys over and
+ * over ("type", "description", "properties"), and testing each again was a third of the count.
+ * Bounded, as a long process may measure many surfaces.
+ */
+const KEY_LENGTHS = new Map<string, number>();
+
+function keyLength(key: string): number {
+  let length = KEY_LENGTHS.get(key);
+  if (length === undefined) {
+    length = ESCAPED.test(key) ? JSON.stringify(key).length : key.length + 2;
+    if (KEY_LENGTHS.size < 4096) KEY_LENGTHS.set(key, length);
   }
   return length;
 }
