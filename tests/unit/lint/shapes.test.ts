@@ -407,11 +407,18 @@ describe("shapes read from the lockfile text as it is parsed", () => {
 
   test("when the first tools show that schemas rarely repeat, each schema object is its own shape, measured as serializing measures", () => {
     // More tools than the reader probes (64), every schema its own, full of findings.
-    const names = Array.from({ length: 90 }, (_, i) => `tool_${i}`);
+    const names = Array.from({ length: 70 }, (_, i) => `tool_${i}`);
     const tools: Tool[] = names.map((name, i) => ({
       name,
       description: poisonedTexts[i % poisonedTexts.length]!,
-      inputSchema: richSchema(poisonedTexts.slice(i % 40, (i % 40) + 6).concat(`own ${i}`), names),
+      inputSchema: {
+        type: "object",
+        properties: {
+          [`p${i}`]: { type: "string", description: poisonedTexts[(i * 7) % poisonedTexts.length]!, pattern: "([" },
+          q: { $ref: "#/$defs/nowhere" },
+        },
+        required: [`p${i}`, "missing"],
+      },
       outputSchema: { type: "object", properties: { [`r${i}`]: { type: "string", description: "Done \u00e9\n" } } },
     }));
     const text = serializeContract(contract({ tools }));
@@ -423,9 +430,10 @@ describe("shapes read from the lockfile text as it is parsed", () => {
     expect(partition(sizes!.shapes.outputSchema)).toEqual(serialized.out);
     declareShapes(read_, sizes!);
     const found = lintContract(read_);
-    expect(found.length).toBeGreaterThan(200);
-    expect(found).toEqual(lintContract(parseContract(text, "x.json")));
-    expect(toolListSize(read_)).toEqual(toolListSize(parseContract(text, "x.json")));
+    expect(found.length).toBeGreaterThan(100);
+    const plain = parseContract(text, "x.json");
+    expect(found).toEqual(lintContract(plain));
+    expect(toolListSize(read_)).toEqual(toolListSize(plain));
   });
 
   test("schemas that rarely repeat, in fewer tools than the reader probes, are serialized", () => {
