@@ -2,7 +2,14 @@ import { type Contract, isJsonObject, type Json, type JsonObject, type Tool } fr
 import { dottedChild, pointer, pointerToDotted } from "../contract/pointer.ts";
 import type { TargetKind } from "../contract/surface.ts";
 import { resolvePointer } from "../schema/ref.ts";
-import { eachSubschema } from "../schema/subschemas.ts";
+import {
+  eachSubschema,
+  eachSubschemaOf,
+  ONE_SCHEMA,
+  SCHEMA_LIST,
+  SCHEMA_MAP,
+  subschemaBit,
+} from "../schema/subschemas.ts";
 import type { Finding } from "./model.ts";
 import { indexShapes } from "./shapes.ts";
 import { visible } from "./text-scan.ts";
@@ -150,6 +157,8 @@ class Walk {
   ) {}
 }
 
+const SUBSCHEMA_KEYWORDS = [...ONE_SCHEMA, ...SCHEMA_LIST, ...SCHEMA_MAP];
+
 /**
  * The walk of visitSchema for visitors that read a node only while it is visited (the schema
  * pass, schema-pass.ts): one node object per depth, filled again for each node at that depth
@@ -160,7 +169,22 @@ class Walk {
 export class NodeWalker {
   private readonly nodes: WalkNode[] = [];
   private depth = 0;
-  constructor(private readonly visit: (node: SchemaNode) => void) {}
+  /** Each key that matters here: its subschema bit and its mark (the bit of its place in `marked`). */
+  private readonly bits = new Map<string, { sub: number; mark: number }>();
+  /**
+   * `visit` gets each node and its marks: the OR of 1 << i over the keywords `marked[i]` that it
+   * holds (at most 31), read with its subschema keywords in one pass over its keys.
+   */
+  constructor(
+    private readonly visit: (node: SchemaNode, marks: number) => void,
+    marked: readonly string[] = [],
+  ) {
+    if (marked.length > 31) throw new Error("at most 31 marked keywords");
+    for (let i = 0; i < marked.length; i++) this.bits.set(marked[i]!, { sub: subschemaBit(marked[i]!), mark: 1 << i });
+    // Every subschema keyword that is not marked too: the walk reads those bits to go on.
+    for (const key of SUBSCHEMA_KEYWORDS)
+      if (!this.bits.has(key)) this.bits.set(key, { sub: subschemaBit(key), mark: 0 });
+  }
 
   walk(schema: Json | undefined, path: string): void {
     if (!isJsonObject(schema)) return;
@@ -175,9 +199,19 @@ export class NodeWalker {
       node = new WalkNode(schema, depth === 0 ? undefined : this.nodes[depth - 1], keyword, member);
       this.nodes[depth] = node;
     } else node.refill(schema, keyword, member);
-    this.visit(node);
+    let present = 0;
+    let marks = 0;
+    // for...in: JSON objects inherit no enumerable keys.
+    for (const key in schema) {
+      const bits = this.bits.get(key);
+      if (bits !== undefined) {
+        present |= bits.sub;
+        marks |= bits.mark;
+      }
+    }
+    this.visit(node, marks);
     this.depth = depth + 1;
-    eachSubschema(schema, walkerChild, this);
+    eachSubschemaOf(schema, present, walkerChild, this);
     this.depth = depth;
   }
 

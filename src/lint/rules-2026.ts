@@ -17,6 +17,7 @@ import type { SchemaVisitor } from "./schema-pass.ts";
  */
 export const mcpHeaders: SchemaVisitor = {
   keys: ["inputSchema"],
+  on: [MCP_HEADER_KEYWORD],
   visit(node, _root, _key, out) {
     if (out.length === 0 && Object.hasOwn(node.schema, MCP_HEADER_KEYWORD)) out.push(DECLARES);
   },

@@ -117,6 +117,7 @@ function checkObjectSchema(contract: Contract, key: "inputSchema" | "outputSchem
 /** ajv's errors first (once per schema, in finish), then each pattern that does not compile, node by node. */
 const schemaValid: SchemaVisitor = {
   keys: SCHEMA_KEYS,
+  on: ["pattern", "patternProperties"],
   visit(node, root, key, out) {
     if (!schemaDialect(root)) return;
     for (const { path, pattern, problem } of patternProblemsAt(node)) {
@@ -212,6 +213,7 @@ function allOwn(required: Json[], properties: Json | undefined): boolean {
 
 const requiredDeclared: SchemaVisitor = {
   keys: SCHEMA_KEYS,
+  on: ["required"],
   visit(node, _root, _key, out) {
     const { required, properties, additionalProperties } = node.schema;
     if (!Array.isArray(required) || allOwn(required, properties)) return;
@@ -323,6 +325,7 @@ function refProblems(node: SchemaNode, root: JsonObject): (RefProblem | undefine
 function refsVisitor(remote: boolean): SchemaVisitor {
   return {
     keys: SCHEMA_KEYS,
+    on: REF_KEYWORDS,
     visit(node, root, _key, out) {
       const { $ref, $dynamicRef } = node.schema;
       // Most nodes hold neither.

@@ -347,6 +347,7 @@ function firstEqual(values: readonly Json[], j: number): number {
 
 const enumDuplicates: SchemaVisitor = {
   keys: SCHEMA_KEYS,
+  on: ["enum"],
   visit(node, _root, _key, out) {
     const values = node.schema.enum;
     if (!Array.isArray(values)) return;

@@ -18,6 +18,11 @@ export interface SchemaVisitor {
   /** Which of a tool's schemas the rule reads, in the order its findings are listed. */
   keys: readonly SchemaKey[];
   /**
+   * The keywords without which `visit` has nothing to do at a node: it is then called only at
+   * nodes holding one of them (most nodes hold none). Absent: at every node.
+   */
+  on?: readonly string[];
+  /**
    * Called at each node of an object schema, root first, depth first; pushes findings to `out`.
    * The node is read only during the call: the walk fills its object again for the next node
    * (found.ts NodeWalker).
@@ -67,11 +72,17 @@ function runPass(
     const outs = readers.map(() => [] as SchemaFound[]);
     const walked: boolean[] = [];
     let root: JsonObject | undefined;
+    // The keywords some visitor waits for, and each visitor's marks among them (0: every node).
+    const marked = [...new Set(visits.flatMap((v) => v.on ?? []))];
+    const masks = visits.map((v) => (v.on ?? []).reduce((mask, keyword) => mask | (1 << marked.indexOf(keyword)), 0));
     // One walker for every shape under this key: it fills its node objects again, node after node.
-    const walker = new NodeWalker((node) => {
-      for (let r = 0; r < visits.length; r++) visits[r]!.visit(node, root as JsonObject, key, outs[r]!);
+    const walker = new NodeWalker((node, marks) => {
+      for (let r = 0; r < visits.length; r++) {
+        const mask = masks[r]!;
+        if (mask === 0 || (mask & marks) !== 0) visits[r]!.visit(node, root as JsonObject, key, outs[r]!);
+      }
       riding?.visit(node);
-    });
+    }, marked);
     for (let t = 0; t < tools.length; t++) {
       const shape = shapes[t] ?? -1;
       if (shape === -1 || walked[shape]) continue;

@@ -3,7 +3,7 @@
  * search, lint). Only schema positions are visited: an `enum`, `const`, `default` or
  * `examples` value that happens to look like a schema is data, not a subschema. Pure.
  */
-import { isJsonObject, type Json } from "../contract/model.ts";
+import { isJsonObject, type Json, type JsonObject } from "../contract/model.ts";
 
 /** Keywords whose value is one subschema (`items` may also be a draft-07 list). */
 export const ONE_SCHEMA = [
@@ -85,6 +85,26 @@ export function eachSubschema<C>(
     const rank = RANK.get(key);
     if (rank !== undefined) present |= 1 << rank;
   }
+  eachSubschemaOf(node, present, visit, context, defs);
+}
+
+/** The bit a key stands for among the subschema keywords a node holds (eachSubschemaOf), 0 for any other key. */
+export function subschemaBit(key: string): number {
+  const rank = RANK.get(key);
+  return rank === undefined ? 0 : 1 << rank;
+}
+
+/**
+ * eachSubschema for a caller that has read the node's keys itself: `present` is the OR of
+ * subschemaBit over them.
+ */
+export function eachSubschemaOf<C>(
+  node: JsonObject,
+  present: number,
+  visit: (child: Json, keyword: string, member: number | string | undefined, context: C) => void,
+  context: C,
+  defs = true,
+): void {
   while (present !== 0) {
     const rank = 31 - Math.clz32(present & -present);
     present &= present - 1;

@@ -87,6 +87,31 @@ describe("the lint schema walk", () => {
     ]);
   });
 
+  test("marks each node with the marked keywords it holds, and still reaches every subschema", () => {
+    // "properties" and "items" are subschema keywords too: marking them must not stop the walk.
+    const marked = ["enum", "$ref", "properties", "required", "items"];
+    fc.assert(
+      fc.property(rootSchema({ garbage: true }), (schema) => {
+        const want: [JsonObject, number][] = [];
+        visitSchema(schema, "", (node) => {
+          let marks = 0;
+          marked.forEach((key, i) => {
+            if (Object.hasOwn(node.schema, key)) marks |= 1 << i;
+          });
+          want.push([node.schema, marks]);
+        });
+        const got: [JsonObject, number][] = [];
+        new NodeWalker((node, marks) => got.push([node.schema, marks]), marked).walk(schema, "");
+        expect(got.length).toBe(want.length);
+        got.forEach(([node, marks], i) => {
+          expect(node).toBe(want[i]![0]);
+          expect(marks).toBe(want[i]![1]);
+        });
+      }),
+      { seed: 20261202, numRuns: 300 },
+    );
+  });
+
   test("spells names with / and ~ and list indexes as JSON Pointer does", () => {
     const schema: JsonObject = {
       properties: { "a/b": { items: [{ type: "string" }, { anyOf: [{ not: {} }] }] }, "c~d": {} },
