@@ -49,7 +49,7 @@ function realSurface(count: number): Contract {
   let first: Contract | undefined;
   for (const folder of ["published-pairs", "published", "benign"]) {
     for (const name of readdirSync(join(root, folder)).sort()) {
-      if (!name.endsWith(".json")) continue;
+      if (!name.endsWith(".contract.json")) continue;
       const contract = parseContract(readFileSync(join(root, folder, name), "utf8"), name);
       first ??= contract;
       for (const tool of contract.tools) {
