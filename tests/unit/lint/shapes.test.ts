@@ -408,19 +408,21 @@ describe("shapes read from the lockfile text as it is parsed", () => {
   test("when the first tools show that schemas rarely repeat, each schema object is its own shape, measured as serializing measures", () => {
     // More tools than the reader probes (64), every schema its own, full of findings.
     const names = Array.from({ length: 70 }, (_, i) => `tool_${i}`);
-    const tools: Tool[] = names.map((name, i) => ({
-      name,
-      description: poisonedTexts[i % poisonedTexts.length]!,
-      inputSchema: {
-        type: "object",
-        properties: {
-          [`p${i}`]: { type: "string", description: poisonedTexts[(i * 7) % poisonedTexts.length]!, pattern: "([" },
-          q: { $ref: "#/$defs/nowhere" },
+    const tools: Tool[] = names.map(
+      (name, i): Tool => ({
+        name,
+        description: poisonedTexts[i % poisonedTexts.length]!,
+        inputSchema: {
+          type: "object",
+          properties: {
+            [`p${i}`]: { type: "string", description: poisonedTexts[(i * 7) % poisonedTexts.length]!, pattern: "([" },
+            q: { $ref: "#/$defs/nowhere" },
+          } as JsonObject,
+          required: [`p${i}`, "missing"],
         },
-        required: [`p${i}`, "missing"],
-      },
-      outputSchema: { type: "object", properties: { [`r${i}`]: { type: "string", description: "Done \u00e9\n" } } },
-    }));
+        outputSchema: { type: "object", properties: { [`r${i}`]: { type: "string", description: "Done \u00e9\n" } } },
+      }),
+    );
     const text = serializeContract(contract({ tools }));
     const { contract: read_, sizes } = read(text);
     expect(sizes).toBeDefined();
