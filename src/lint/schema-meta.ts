@@ -206,6 +206,14 @@ const KEYWORDS: Record<string, (value: Json | undefined, depth: number) => boole
   anyOf: schemaList,
   oneOf: schemaList,
   allOf: schemaList,
+  // A schema in both (zod writes propertyNames for records); prefixItems is 2020-12's and a
+  // keyword draft-07 does not know, so anything there is valid for it.
+  propertyNames: isSchema,
+  contains: isSchema,
+  if: isSchema,
+  then: isSchema,
+  else: isSchema,
+  prefixItems: schemaList,
   required: (v) => Array.isArray(v) && allStrings(v) && uniqueScalars(v),
   // draft-07: at least one value, all different.
   enum: (v) => Array.isArray(v) && v.length > 0 && uniqueScalars(v),
@@ -216,6 +224,8 @@ const KEYWORDS: Record<string, (value: Json | undefined, depth: number) => boole
   description: (v) => typeof v === "string",
   $comment: (v) => typeof v === "string",
   format: (v) => typeof v === "string",
+  contentMediaType: (v) => typeof v === "string",
+  contentEncoding: (v) => typeof v === "string",
   readOnly: (v) => typeof v === "boolean",
   writeOnly: (v) => typeof v === "boolean",
   deprecated: (v) => typeof v === "boolean",
