@@ -8,7 +8,7 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { cleanupTempDirs, ROOT, run, tempDir, writeExecutable } from "../../e2e/ship-helpers.ts";
+import { cleanupTempDirs, ROOT, run, tempDir, writeExecutable } from "./ship-helpers.ts";
 
 afterAll(cleanupTempDirs);
 
