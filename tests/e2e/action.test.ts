@@ -19,6 +19,26 @@ const ACTION = Bun.YAML.parse(readFileSync(join(ROOT, "action.yml"), "utf8")) as
 };
 const CHECK_SH = join(ROOT, "scripts/action/check.sh");
 
+/** A `mcp-contract` in `dir` that runs the binary under test (MCP_CONTRACT_BIN), or the sources. */
+function realCli(dir: string): string {
+  const cli = join(dir, "mcp-contract");
+  writeExecutable(
+    cli,
+    process.env.MCP_CONTRACT_BIN
+      ? `#!/bin/sh\nexec '${resolve(ROOT, process.env.MCP_CONTRACT_BIN)}' "$@"\n`
+      : `#!/bin/sh\nexec '${process.execPath}' '${join(ROOT, "main.ts")}' "$@"\n`,
+  );
+  return cli;
+}
+
+/** The example weather contract, and a copy whose `units` enum lost "imperial" (a breaking change). */
+function narrowedWeather(): { baseline: string; changed: unknown } {
+  const baseline = readFileSync(join(ROOT, "examples/weather.contract.json"), "utf8");
+  const changed = JSON.parse(baseline);
+  changed.tools[0].inputSchema.properties.units.enum = ["metric"];
+  return { baseline, changed };
+}
+
 describe("action.yml", () => {
   test("is a composite action whose scripts get every input through env, never spliced into a script", () => {
     expect(ACTION.runs.using).toBe("composite");
@@ -317,16 +337,8 @@ describe("scripts/action/check.sh", () => {
   test("can-i-deploy-to: the consumers of that environment are judged on the same target; outputs, comment, exit code", async () => {
     const dir = tempDir();
     stubGh(dir);
-    const cli = join(dir, "mcp-contract");
-    writeExecutable(
-      cli,
-      process.env.MCP_CONTRACT_BIN
-        ? `#!/bin/sh\nexec '${resolve(ROOT, process.env.MCP_CONTRACT_BIN)}' "$@"\n`
-        : `#!/bin/sh\nexec '${process.execPath}' '${join(ROOT, "main.ts")}' "$@"\n`,
-    );
-    const baseline = readFileSync(join(ROOT, "examples/weather.contract.json"), "utf8");
-    const changed = JSON.parse(baseline);
-    changed.tools[0].inputSchema.properties.units.enum = ["metric"];
+    const cli = realCli(dir);
+    const { baseline, changed } = narrowedWeather();
     const work = join(dir, "work");
     const consumer = (name: string, env: string, call: object) => {
       mkdirSync(join(work, "consumers", name), { recursive: true });
@@ -387,16 +399,8 @@ describe("scripts/action/check.sh", () => {
   test("runs a real check: the summary, the outputs, and a breaking verdict", async () => {
     const dir = tempDir();
     stubGh(dir);
-    const cli = join(dir, "mcp-contract");
-    writeExecutable(
-      cli,
-      process.env.MCP_CONTRACT_BIN
-        ? `#!/bin/sh\nexec '${resolve(ROOT, process.env.MCP_CONTRACT_BIN)}' "$@"\n`
-        : `#!/bin/sh\nexec '${process.execPath}' '${join(ROOT, "main.ts")}' "$@"\n`,
-    );
-    const baseline = readFileSync(join(ROOT, "examples/weather.contract.json"), "utf8");
-    const changed = JSON.parse(baseline);
-    changed.tools[0].inputSchema.properties.units.enum = ["metric"];
+    const cli = realCli(dir);
+    const { baseline, changed } = narrowedWeather();
     const work = join(dir, "work");
     mkdirSync(work);
     writeFileSync(join(work, "mcp.contract.json"), baseline);
