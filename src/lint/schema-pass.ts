@@ -110,7 +110,7 @@ function runPass(
  */
 export function schemaPassChecks<Id extends LintRuleId>(
   visitors: Readonly<Record<Id, SchemaVisitor>>,
-  riderFor?: (contract: Contract, options: LintOptions, index: SurfaceSizes) => ShapeRider | undefined,
+  riderFor?: (options: LintOptions, index: SurfaceSizes) => ShapeRider | undefined,
 ): Record<Id, LintCheck> {
   const checks = {} as Record<Id, LintCheck>;
   for (const id of Object.keys(visitors) as Id[]) {
@@ -118,7 +118,7 @@ export function schemaPassChecks<Id extends LintRuleId>(
       const index = indexShapes(contract);
       let pass = PASSES.get(index);
       if (!pass) {
-        pass = runPass(contract, index, visitors, riderFor?.(contract, options, index));
+        pass = runPass(contract, index, visitors, riderFor?.(options, index));
         PASSES.set(index, pass);
       }
       return toolFindings(contract, index, visitors[id].keys, pass.get(id)!);

@@ -17,8 +17,8 @@ import {
 } from "./model.ts";
 import { escapeJsonText, lintGroupOf, tallyFields, verdictFields } from "./shared.ts";
 
-const exemptField = (item: ReportItem) =>
-  item.exempt ? { exempt: { kind: item.exempt.kind, reason: item.exempt.reason } } : {};
+/** An item's exemption as the report shows it (kind and reason only). */
+const exemptionOf = ({ exempt }: ReportItem) => exempt && { kind: exempt.kind, reason: exempt.reason };
 
 function changeJson(c: ReportChange) {
   const group = findRule(c.rule)?.group;
@@ -37,7 +37,7 @@ function changeJson(c: ReportChange) {
     ...(c.renamedTo ? { renamedTo: c.renamedTo } : {}),
     ...(c.witness !== undefined ? { witness: c.witness } : {}),
     fingerprint: c.fingerprint,
-    ...exemptField(c),
+    ...(c.exempt && { exempt: exemptionOf(c) }),
   };
 }
 
@@ -60,7 +60,7 @@ function findingJson(f: ReportFinding) {
   out.message = f.message;
   if (f.evidence !== undefined) out.evidence = f.evidence;
   out.fingerprint = f.fingerprint;
-  if (f.exempt) out.exempt = { kind: f.exempt.kind, reason: f.exempt.reason };
+  if (f.exempt) out.exempt = exemptionOf(f);
   return out;
 }
 

@@ -16,26 +16,36 @@ import { HOST_RULE_ROWS } from "./profiles.ts";
 
 type HostRuleId = (typeof HOST_RULE_ROWS)[number]["id"];
 
+/**
+ * One lint run's host findings, by the run's shape index (lintContract makes a new one each run,
+ * so a contract changed since is checked again): the selected hosts, the inputSchema shapes'
+ * hits when lint's schema pass walked them with the rider, and the findings by rule.
+ */
 interface Run {
-  /** The shape index of the lint run (a new object each run: a contract changed since is checked again). */
-  sizes: SurfaceSizes;
   hosts: string;
-  byRule: Map<string, Found[]>;
+  walked?: (HostHit[] | undefined)[];
+  byRule?: Map<string, Found[]>;
 }
 
-const RUNS = new WeakMap<Contract, Run>();
+const RUNS = new WeakMap<SurfaceSizes, Run>();
 
-/** What the rider saw in a lint run's schema pass, by the run's shape index: the hosts and each inputSchema shape's hits. */
-const WALKED = new WeakMap<SurfaceSizes, { hosts: string; hits: (HostHit[] | undefined)[] }>();
+function runOf(sizes: SurfaceSizes, hosts: string): Run {
+  let run = RUNS.get(sizes);
+  if (!run || run.hosts !== hosts) {
+    run = { hosts };
+    RUNS.set(sizes, run);
+  }
+  return run;
+}
 
 /** For lint's schema pass (src/lint/catalog.ts): the host profiles' node checks on its walk of each inputSchema shape. */
-export function hostRider(_contract: Contract, options: LintOptions, sizes: SurfaceSizes): ShapeRider | undefined {
+export function hostRider(options: LintOptions, sizes: SurfaceSizes): ShapeRider | undefined {
   const hosts = options.hosts ?? [];
   const profiles = schemaProfiles(hosts);
   if (profiles.length === 0) return undefined;
   const collector = new SchemaHits(profiles);
   const hits: (HostHit[] | undefined)[] = [];
-  WALKED.set(sizes, { hosts: hosts.join(","), hits });
+  runOf(sizes, hosts.join(",")).walked = hits;
   return {
     key: "inputSchema",
     begin: () => collector.reset(),
@@ -50,22 +60,18 @@ function findingsOf(contract: Contract, options: LintOptions, rule: string): Fou
   const hosts = options.hosts ?? [];
   if (hosts.length === 0) return [];
   const sizes = indexShapes(contract);
-  const key = hosts.join(",");
-  let run = RUNS.get(contract);
-  if (!run || run.sizes !== sizes || run.hosts !== key) {
+  const run = runOf(sizes, hosts.join(","));
+  if (!run.byRule) {
     const byRule = new Map<string, Found[]>();
-    const walked = WALKED.get(sizes);
-    for (const f of checkHosts(contract, hosts, sizes, walked?.hosts === key ? walked.hits : undefined)) {
-      const id = f.rule;
+    for (const f of checkHosts(contract, hosts, sizes, run.walked)) {
       // Field by field (not a rest copy): thousands of findings on a big rejected surface.
       const finding: Found = { target: f.target, path: f.path, message: f.message };
       if (f.evidence !== undefined) finding.evidence = f.evidence;
-      const list = byRule.get(id);
+      const list = byRule.get(f.rule);
       if (list) list.push(finding);
-      else byRule.set(id, [finding]);
+      else byRule.set(f.rule, [finding]);
     }
-    run = { sizes, hosts: key, byRule };
-    RUNS.set(contract, run);
+    run.byRule = byRule;
   }
   return run.byRule.get(rule) ?? [];
 }
