@@ -2,7 +2,7 @@ import { type Contract, isJsonObject, type Json, type JsonObject } from "../cont
 import { pointer } from "../contract/pointer.ts";
 import type { TargetKind } from "../contract/surface.ts";
 import type { LintRuleId } from "../rules/registry.ts";
-import { decodeFragment, resolvePointer } from "../schema/ref.ts";
+import { followSegments, readFragment, resolvePointer } from "../schema/ref.ts";
 import {
   describeJson,
   type Found,
@@ -260,11 +260,12 @@ function tryUrl(ref: string, base?: string): string | undefined {
 
 /** Resolves a fragment ("" | "/pointer" | "anchor") inside one schema resource. */
 function resolveFragment(resource: JsonObject, fragment: string): string | undefined {
-  const decoded = decodeFragment(fragment);
+  // Read once per fragment text (ref.ts): most schemas repeat a few references.
+  const { decoded, segments } = readFragment(fragment);
   if (decoded === undefined) return `its fragment ${show(fragment)} is not valid percent-encoding`;
   if (decoded === "") return undefined;
-  if (decoded.startsWith("/")) {
-    const target = resolvePointer(resource, decoded);
+  if (segments !== undefined) {
+    const target = followSegments(resource, segments);
     if (target === undefined) return "nothing is at that JSON Pointer";
     if (typeof target !== "boolean" && !isJsonObject(target))
       return `it points at ${describeJson(target)}, not a schema`;
