@@ -26,13 +26,40 @@ function mix(byte: number): void {
   h3 = t3 & 0xffff;
 }
 
+/** The state after some text: four 16-bit limbs, least significant first. */
+export type FnvState = readonly [number, number, number, number];
+
+/** The offset basis, 0xcbf29ce484222325: the state before any text. */
+const BASIS: FnvState = [0x2325, 0x8422, 0x9ce4, 0xcbf2];
+
 /** 16 lowercase hex digits. */
 export function fnv1a64(text: string): string {
-  // The offset basis, 0xcbf29ce484222325.
-  h0 = 0x2325;
-  h1 = 0x8422;
-  h2 = 0x9ce4;
-  h3 = 0xcbf2;
+  return fnv1a64After(BASIS, text);
+}
+
+/**
+ * The state after `prefix`, to hash many texts that start with it: FNV-1a reads its input once,
+ * front to back, so fnv1a64After(fnvPrefix(a), b) === fnv1a64(a + b) (when `a` does not end in
+ * half a surrogate pair), and keys that share a long prefix (a rule id, a kind) hash only what
+ * differs.
+ */
+export function fnvPrefix(prefix: string, from: FnvState = BASIS): FnvState {
+  absorb(from, prefix);
+  return [h0, h1, h2, h3];
+}
+
+/** fnv1a64 of the text whose prefix made `state`, followed by `rest`. */
+export function fnv1a64After(state: FnvState, rest: string): string {
+  absorb(state, rest);
+  return hex(h3) + hex(h2) + hex(h1) + hex(h0);
+}
+
+/** Leaves the state after `text`, started from `state`, in h0…h3. */
+function absorb(state: FnvState, text: string): void {
+  h0 = state[0];
+  h1 = state[1];
+  h2 = state[2];
+  h3 = state[3];
   for (let i = 0; i < text.length; i++) {
     let c = text.charCodeAt(i);
     if (c < 0x80) {
@@ -70,7 +97,6 @@ export function fnv1a64(text: string): string {
     mix(0x80 | ((c >> 6) & 0x3f));
     mix(0x80 | (c & 0x3f));
   }
-  return hex(h3) + hex(h2) + hex(h1) + hex(h0);
 }
 
 const hex = (limb: number): string => limb.toString(16).padStart(4, "0");

@@ -6,7 +6,7 @@
  * verdicts; they only render this. Pure types and functions.
  */
 import type { Contract } from "../contract/model.ts";
-import { fnv1a64 } from "../diff/fingerprint.ts";
+import { type FnvState, fnv1a64, fnv1a64After, fnvPrefix } from "../diff/fingerprint.ts";
 import { bumpFor, type Change, type ChangeTarget, type SemverBump } from "../diff/model.ts";
 import type { HostOutcome } from "../lint/hosts/summary.ts";
 import type { Finding } from "../lint/model.ts";
@@ -357,13 +357,14 @@ export function buildLintReport(
  * evidence, then by order. Independent of levels, so a severity override keeps them.
  */
 export function fingerprintFindings(findings: readonly Finding[]): ReportFinding[] {
+  const prints = plainFingerprints(findings);
+  // Every fingerprint distinct, so every key (the usual case): nothing to tell apart.
+  if (new Set(prints).size === prints.length) {
+    return findings.map((finding, i) => ({ ...finding, fingerprint: prints[i] as string }));
+  }
   const keyOf = (f: Finding) => `lint|${f.rule}|${f.target.kind}|${f.target.name}|${f.path}`;
   const keys = findings.map(keyOf);
   const counts = countOf(keys);
-  // Every key distinct (the usual case): nothing to tell apart.
-  if (counts.size === keys.length) {
-    return findings.map((finding, i) => ({ ...finding, fingerprint: fnv1a64(keys[i] as string) }));
-  }
   const refined = findings.map((f, i) =>
     (counts.get(keys[i] as string) as number) > 1
       ? `${keys[i]}|${JSON.stringify(f.evidence ?? null)}`
@@ -380,6 +381,30 @@ export function fingerprintFindings(findings: readonly Finding[]): ReportFinding
     }
     return { ...finding, fingerprint: fnv1a64(key) };
   });
+}
+
+/**
+ * fnv1a64 of each finding's key (`lint|rule|kind|name|path`), the `lint|rule|kind|` part hashed
+ * once per rule and kind: a --hosts report has thousands of findings of a few rules.
+ */
+function plainFingerprints(findings: readonly Finding[]): string[] {
+  // By rule, then kind: looked up by strings the registry and the checks share, not by a new one.
+  const prefixes = new Map<string, Map<string, FnvState>>();
+  const prints: string[] = [];
+  for (const { rule, target, path } of findings) {
+    let byKind = prefixes.get(rule);
+    if (byKind === undefined) {
+      byKind = new Map();
+      prefixes.set(rule, byKind);
+    }
+    let prefix = byKind.get(target.kind);
+    if (prefix === undefined) {
+      prefix = fnvPrefix(`lint|${rule}|${target.kind}|`);
+      byKind.set(target.kind, prefix);
+    }
+    prints.push(fnv1a64After(prefix, `${target.name}|${path}`));
+  }
+  return prints;
 }
 
 function countOf(keys: readonly string[]): Map<string, number> {

@@ -2,7 +2,7 @@ import { describe, expect, test } from "bun:test";
 import type { Json } from "../../../src/contract/model.ts";
 import { pointer, pointerToDotted } from "../../../src/contract/pointer.ts";
 import { show } from "../../../src/diff/change.ts";
-import { fnv1a64 } from "../../../src/diff/fingerprint.ts";
+import { fnv1a64, fnv1a64After, fnvPrefix } from "../../../src/diff/fingerprint.ts";
 import {
   findRenames,
   MAX_SIMILARITY_PAIRS,
@@ -27,6 +27,25 @@ describe("fnv1a64", () => {
   test("hashes UTF-8 bytes", () => {
     expect(fnv1a64("é")).not.toBe(fnv1a64("e"));
     expect(fnv1a64("é")).toMatch(/^[0-9a-f]{16}$/);
+  });
+
+  test("resumes from a prefix's state as if the whole text were hashed", () => {
+    const texts = [
+      "",
+      "a",
+      "foobar",
+      "é",
+      "日本",
+      "😀",
+      "\ud800x",
+      "lint|tool-name-invalid|tool|",
+      "get.weather|/name",
+    ];
+    for (const a of texts) {
+      const state = fnvPrefix(a);
+      for (const b of texts) expect(fnv1a64After(state, b)).toBe(fnv1a64(a + b));
+    }
+    expect(fnv1a64After(fnvPrefix("foo"), "bar")).toBe("85944171f73967e8");
   });
 });
 
