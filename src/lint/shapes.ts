@@ -101,10 +101,23 @@ export function compactLength(value: unknown): number {
     }
     return length;
   }
-  if (typeof value === "number") return Number.isFinite(value) ? String(value).length : 4;
+  if (typeof value === "number") {
+    // Int32s (most numbers of a schema: bounds, lengths, counts) by their digits, not a string each.
+    if (value === (value | 0)) return value < 0 ? 1 + digits(-value) : digits(value);
+    return Number.isFinite(value) ? String(value).length : 4;
+  }
   if (typeof value === "boolean") return value ? 4 : 5;
   // undefined, a function or a symbol: "null" where it stands alone or in a list.
   return 4;
+}
+
+/** The decimal digits of a whole number from 0 to 2^31: what String() writes (-0 included, as "0"). */
+function digits(n: number): number {
+  if (n < 100) return n < 10 ? 1 : 2;
+  if (n < 10_000) return n < 1000 ? 3 : 4;
+  let count = 5;
+  for (let bound = 100_000; n >= bound; bound *= 10) count++;
+  return count;
 }
 
 /**

@@ -178,6 +178,17 @@ describe("compactLength", () => {
       }),
       { seed: 20261202, numRuns: 2000 },
     );
+    // Whole numbers are counted by their digits: every int32, at each power of ten and the ends.
+    fc.assert(
+      fc.property(
+        fc.integer(),
+        (n) => compactLength(n) === stringified(n) && compactLength([n, -n]) === stringified([n, -n]),
+      ),
+      { seed: 20261202, numRuns: 2000 },
+    );
+    for (let p = 1; p <= 1e10; p *= 10)
+      for (const n of [p - 1, p, -p, 1 - p, 2 ** 31 - 1, -(2 ** 31), 2 ** 31])
+        expect({ n, length: compactLength(n) }).toEqual({ n, length: stringified(n) });
     const odd: unknown[] = [
       "\ud800",
       "a\udc00b",
