@@ -92,7 +92,7 @@ const KIND_LABEL: Record<string, string> = {
 };
 
 function checkInvisible(contract: Contract): Found[] {
-  return scanTexts(contract, undefined, invisibleIn);
+  return scanTexts(contract, undefined, NOT_PLAIN_BIT, invisibleIn);
 }
 
 function invisibleIn(t: SurfaceText): Found[] {
@@ -156,7 +156,7 @@ function homoglyphMark(cp: number): boolean {
 }
 
 function checkHomoglyphs(contract: Contract, role: "name" | "text"): Found[] {
-  return scanTexts(contract, role, (t) => homoglyphsIn(t, role));
+  return scanTexts(contract, role, NOT_PLAIN_BIT, (t) => homoglyphsIn(t, role));
 }
 
 function homoglyphsIn(t: SurfaceText, role: "name" | "text"): Found[] {
@@ -233,7 +233,7 @@ const YOU_MUST = /\byou\s+must\s+(?:always|never)\b/gi;
 function checkHiddenInstructions(contract: Contract): Found[] {
   let toolNames: Set<string> | undefined;
   const gated = gateWorthIt(contract);
-  return scanTexts(contract, "text", (t) => {
+  return scanTexts(contract, "text", INTENT_BIT, (t) => {
     if (gated && intentQuiet(t)) return NONE;
     toolNames ??= new Set(contract.tools.map((tool) => tool.name));
     return hiddenInstructionsIn(t, toolNames);
@@ -318,26 +318,40 @@ export function intentTriggers(): RegExp[] {
 }
 
 /**
+ * What makes a text loud (its loudness, `loudness`): not plain (the character rules:
+ * invisible-characters, both homoglyph rules, embedded-url, external-link), a blob-length run
+ * (encoded-blob), a gate literal (the five intent rules). A text that is not plain is given
+ * every bit, as its other tests are not run.
+ */
+const NOT_PLAIN_BIT = 1;
+const BLOB_BIT = 2;
+const INTENT_BIT = 4;
+
+/**
  * scanSurface for a security rule: on big surfaces, a text that is plain, holds no blob-length
  * run and is quiet gets no finding from any of the eleven rules, so it is not even kept when the
- * texts are collected (once, for all of them).
+ * texts are collected (once, for all of them); of the texts kept, a rule reads those loud in a
+ * way it `needs` (bits above), as it finds nothing in the others.
  */
 function scanTexts(
   contract: Contract,
   role: "name" | "text" | undefined,
+  needs: number,
   scan: (t: SurfaceText, own: string | undefined) => Found[],
   ownMatters = false,
 ): Found[] {
-  return scanSurface(contract, role, scan, ownMatters, gateWorthIt(contract) ? silentText : undefined);
+  return gateWorthIt(contract)
+    ? scanSurface(contract, role, scan, ownMatters, loudness, needs)
+    : scanSurface(contract, role, scan, ownMatters);
 }
 
 /** Asked as the texts are collected, before each is made, so nothing is remembered on it. */
-function silentText(text: string, role: SurfaceText["role"]): boolean {
+function loudness(text: string, role: SurfaceText["role"]): number {
   // Names are read by the character rules alone (plain settles them); prose by all eleven.
-  if (NOT_PLAIN.test(text)) return false;
-  if (role !== "text") return true;
+  if (NOT_PLAIN.test(text)) return NOT_PLAIN_BIT | BLOB_BIT | INTENT_BIT;
+  if (role !== "text") return 0;
   intentGate ??= spelledGate(INTENT_GATE_LITERALS);
-  return noBlobRun(text) && !intentGate(text);
+  return (noBlobRun(text) ? 0 : BLOB_BIT) | (intentGate(text) ? INTENT_BIT : 0);
 }
 
 /** Whether the surface has texts enough for the one test to pay. */
@@ -406,6 +420,7 @@ function sentenceFindings(
   return scanTexts(
     contract,
     "text",
+    INTENT_BIT,
     (t, own) => {
       if ((gated && intentQuiet(t)) || !may(t.text)) return NONE;
       toolNames ??= new Set(contract.tools.map((tool) => tool.name));
@@ -432,7 +447,7 @@ export interface SecurityOptions extends LintOptions {
 }
 
 function checkLinks(contract: Contract, options: SecurityOptions | undefined, risky: boolean): Found[] {
-  return scanTexts(contract, "text", (t) => linksIn(t, options, risky));
+  return scanTexts(contract, "text", NOT_PLAIN_BIT, (t) => linksIn(t, options, risky));
 }
 
 function linksIn(t: SurfaceText, options: SecurityOptions | undefined, risky: boolean): Found[] {
@@ -482,7 +497,7 @@ function noBlobRun(text: string): boolean {
 }
 
 function checkBlobs(contract: Contract): Found[] {
-  return scanTexts(contract, "text", blobsIn);
+  return scanTexts(contract, "text", BLOB_BIT, blobsIn);
 }
 
 function blobsIn(t: SurfaceText): Found[] {

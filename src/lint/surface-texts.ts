@@ -28,6 +28,8 @@ export interface SurfaceText {
   quiet?: boolean;
   /** Set by the security rules: printable ASCII without a link (rules-security.ts plainText). */
   plain?: boolean;
+  /** What the collection's Loudness said of it (never 0; -1 when the collection kept every text). */
+  loud?: number;
 }
 
 /** Keywords whose values are data, not schemas: never walked (enum/const strings are taken apart). */
@@ -62,6 +64,7 @@ class SchemaText implements SurfaceText {
     private readonly segment: string | number,
     readonly text: string,
     readonly role: "name" | "text",
+    readonly loud: number,
   ) {}
   get path(): string {
     return pointer(this.at.path, this.segment);
@@ -171,6 +174,8 @@ interface TextUnit {
   slot?: number;
   /** For a shared schema unit: each text's number among the shared units' distinct texts (see Collected). */
   ids?: Int32Array;
+  /** The OR of its texts' loudness (a rule that needs none of it skips the unit). */
+  loud: number;
 }
 
 /**
@@ -183,12 +188,16 @@ interface Collected {
   distinct: number;
 }
 
-/** Whether no rule of a caller of scanSurface can find anything in a text, from the text and its role. */
-export type Silent = (text: string, role: SurfaceText["role"]) => boolean;
+/**
+ * What the callers of scanSurface may find in a text, from the text and its role, as bits the
+ * caller defines (a rule names those it needs: scanSurface's `needs`); 0: no rule of theirs can
+ * find anything in it.
+ */
+export type Loudness = (text: string, role: SurfaceText["role"]) => number;
 
-/** Which texts a collection keeps (all when undefined), and where it may stop. */
+/** Which texts a collection keeps (all when undefined: then each is as loud as can be, -1), and where it may stop. */
 interface Collect {
-  keep?: (text: string, role: SurfaceText["role"]) => boolean;
+  loudness?: Loudness;
   /** Stop after the tool at which this many texts were seen (the units are then incomplete). */
   stopAt?: number;
 }
@@ -214,17 +223,18 @@ function allUnits(contract: Contract): Collected {
 }
 
 /**
- * The texts the security rules scan on a big surface: those `silent` does not clear, collected
- * once per contract and index for every rule (the silent ones are never kept: on a 10,000-tool
- * surface whose schemas all differ they were 815k of 955k texts, most of lint's live memory).
+ * The texts the security rules scan on a big surface: those `loudness` does not clear (0),
+ * collected once per contract and index for every rule, each with its loudness (the silent ones
+ * are never kept: on a 10,000-tool surface whose schemas all differ they were 815k of 955k
+ * texts, most of lint's live memory).
  */
 const LOUD = new WeakMap<object, Collected>();
 
-function loudUnits(contract: Contract, silent: Silent): Collected {
+function loudUnits(contract: Contract, loudness: Loudness): Collected {
   const index = indexShapes(contract);
   let units = LOUD.get(index);
   if (!units) {
-    units = collectUnits(contract, { keep: (text, role) => !silent(text, role) });
+    units = collectUnits(contract, { loudness });
     LOUD.set(index, units);
   }
   return units;
@@ -238,7 +248,7 @@ export function textsAtLeast(contract: Contract, min: number): boolean {
   const index = indexShapes(contract);
   let known = ENOUGH.get(index);
   if (known?.min !== min) {
-    known = { min, enough: collectUnits(contract, { keep: () => false, stopAt: min }).seen >= min };
+    known = { min, enough: collectUnits(contract, { loudness: () => 0, stopAt: min }).seen >= min };
     ENOUGH.set(index, known);
   }
   return known.enough;
@@ -252,40 +262,47 @@ export function surfaceTexts(contract: Contract): SurfaceText[] {
 }
 
 /**
- * The units of the surface's texts, of those `collect.keep` keeps, and how many texts were
+ * The units of the surface's texts, of those `collect.loudness` keeps, and how many texts were
  * seen (kept or not; a shared schema unit's once per tool of its shape).
  */
 function collectUnits(contract: Contract, collect: Collect): Collected & { seen: number } {
   const units: TextUnit[] = [];
   // The shared units' distinct texts, numbered in the order first seen.
   const numbers = new Map<string, number>();
-  const keep = collect.keep;
+  const loudness = collect.loudness;
   let seen = 0;
-  /** Whether to keep a text seen (asked before it is made: most are not, on big surfaces). */
+  /** How loud a text seen is, 0: not kept (asked before it is made: most are not, on big surfaces). */
   const kept = (text: string, role: SurfaceText["role"]) => {
     seen++;
-    return keep === undefined || keep(text, role);
+    return loudness === undefined ? -1 : loudness(text, role);
   };
+  /** A unit of an item's own texts: `add` keeps a text seen there, `push` one already judged loud. */
   const item = (kind: TargetKind, name: string, obj: JsonObject, fields: readonly string[]) => {
-    const texts: SurfaceText[] = [];
-    units.push({ texts });
+    const unit: TextUnit & { loud: number } = { texts: [], loud: 0 };
+    units.push(unit);
+    const push = (t: SurfaceText & { loud: number }) => {
+      unit.texts.push(t);
+      unit.loud |= t.loud;
+    };
     const add = (path: string, text: string, role: "name" | "text") => {
-      if (kept(text, role)) texts.push({ kind, name, path, text, role });
+      const loud = kept(text, role);
+      if (loud !== 0) push({ kind, name, path, text, role, loud });
     };
     for (const field of fields) {
       const value = obj[field];
       if (typeof value === "string") add(`/${field}`, value, field === "name" ? "name" : "text");
     }
-    return Object.assign(add, { texts });
+    return Object.assign(add, { push });
   };
   if (typeof contract.instructions === "string") {
-    const texts: SurfaceText[] = [];
-    units.push({ texts });
     const text = contract.instructions;
-    if (kept(text, "text")) texts.push({ kind: "server", name: "", path: "/instructions", text, role: "text" });
+    const loud = kept(text, "text");
+    const texts: SurfaceText[] = [];
+    if (loud !== 0) texts.push({ kind: "server", name: "", path: "/instructions", text, role: "text", loud });
+    units.push({ texts, loud });
   }
   const shared = SCHEMA_KEYS.map(
-    () => new Map<number, { texts: SurfaceText[]; ids: Int32Array; slot: number; count: number }>(),
+    () => new Map<number, { texts: SurfaceText[]; ids: Int32Array; slot: number; count: number; loud: number }>(),
   );
   let slots = 0;
   const { shapes } = indexShapes(contract);
@@ -304,7 +321,8 @@ function collectUnits(contract: Contract, collect: Collect): Collected & { seen:
       if (shape === -1) {
         // No shape: the schema's texts are the tool's own.
         walkSchema(schema, new Trail(`/${key}`), (trail, segment, text, role) => {
-          if (kept(text, role)) add.texts.push(new SchemaText(tool.name, trail.here(), segment, text, role));
+          const loud = kept(text, role);
+          if (loud !== 0) add.push(new SchemaText(tool.name, trail.here(), segment, text, role, loud));
         });
         return;
       }
@@ -312,13 +330,19 @@ function collectUnits(contract: Contract, collect: Collect): Collected & { seen:
       if (!known) {
         const texts: SurfaceText[] = [];
         const before = seen;
+        let loudest = 0;
         walkSchema(schema, new Trail(`/${key}`), (trail, segment, text, role) => {
-          if (kept(text, role)) texts.push(new SchemaText("", trail.here(), segment, text, role));
+          const loud = kept(text, role);
+          if (loud === 0) return;
+          texts.push(new SchemaText("", trail.here(), segment, text, role, loud));
+          loudest |= loud;
         });
-        known = { texts, ids: textNumbers(texts, numbers), slot: slots++, count: seen - before };
+        known = { texts, ids: textNumbers(texts, numbers), slot: slots++, count: seen - before, loud: loudest };
         shared[k]!.set(shape, known);
       } else seen += known.count;
-      if (known.texts.length > 0) units.push({ texts: known.texts, tool: tool.name, slot: known.slot, ids: known.ids });
+      if (known.texts.length > 0) {
+        units.push({ texts: known.texts, tool: tool.name, slot: known.slot, ids: known.ids, loud: known.loud });
+      }
     });
   }
   for (const prompt of contract.prompts) {
@@ -368,9 +392,11 @@ function textNumbers(texts: readonly SurfaceText[], numbers: Map<string, number>
  * schema unit scanned once and its findings given to every tool of its shape. `own` is the tool
  * a text belongs to; in a shared unit it is unknown, which can only add findings (a tool may
  * name itself), so when `ownMatters` and the unit has findings, each tool's texts are scanned
- * again with their own name. `silent`, when given, says of a text that no rule of the callers
- * finds anything in it: such texts are not collected (loudUnits), so no rule scans them; it
- * must be the same function for every caller of a run.
+ * again with their own name. `loudness`, when given, says of a text what the callers may find
+ * in it (0: nothing): such texts are not collected (loudUnits), so no rule scans them; it must
+ * be the same function for every caller of a run. A rule then skips the texts, and whole units,
+ * whose loudness holds none of the bits it `needs` (-1: any): the security rules are eleven
+ * passes over the loud texts, and most of them need what few of those texts have.
  * In a shared unit (every text a tool's, `own` unknown) whether `scan` finds anything must
  * depend on the text alone, not on its path: a text found clean there is not scanned again.
  */
@@ -379,22 +405,24 @@ export function scanSurface(
   role: "name" | "text" | undefined,
   scan: (t: SurfaceText, own: string | undefined) => Found[],
   ownMatters = false,
-  silent?: Silent,
+  loudness?: Loudness,
+  needs = -1,
 ): Found[] {
   const out: Found[] = [];
   // Each shared unit's findings, by its slot: scanned once for all the tools of its shape.
   const shared: (Found[] | undefined)[] = [];
   // Texts of shared units the rule found nothing in: the same text in another schema is not
   // scanned again (schemas that all differ still repeat most of their wording).
-  const collected = silent === undefined ? allUnits(contract) : loudUnits(contract, silent);
+  const collected = loudness === undefined ? allUnits(contract) : loudUnits(contract, loudness);
   // By the texts' numbers (Collected): 1 once the rule found the text clean.
   const clean = new Uint8Array(collected.distinct);
   for (const unit of collected.units) {
+    if ((unit.loud & needs) === 0) continue;
     const name = unit.tool;
     const texts = unit.texts;
     if (name === undefined) {
       for (const t of texts) {
-        if (role !== undefined && t.role !== role) continue;
+        if ((role !== undefined && t.role !== role) || ((t.loud as number) & needs) === 0) continue;
         const found = scan(t, t.kind === "tool" ? t.name : undefined);
         if (found.length > 0) out.push(...found);
       }
@@ -407,7 +435,8 @@ export function scanSurface(
       const ids = unit.ids as Int32Array;
       for (let i = 0; i < texts.length; i++) {
         const t = texts[i]!;
-        if ((role !== undefined && t.role !== role) || clean[ids[i]!] === 1) continue;
+        if ((role !== undefined && t.role !== role) || clean[ids[i]!] === 1 || ((t.loud as number) & needs) === 0)
+          continue;
         const more = scan(t, undefined);
         if (more.length === 0) clean[ids[i]!] = 1;
         else if (found === NO_FINDINGS) found = [...more];
