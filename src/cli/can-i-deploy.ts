@@ -128,6 +128,7 @@ lockfile (or no consumer is deployed in the environment), 3 the server could not
           clientCapabilities: options.clientCapabilities ?? baseline.capture.clientCapabilities.join(","),
           era: options.era ?? baseline.capture.era,
           alternatives: "; or judge a lockfile's surface with `--against FILE`",
+          lockfileGoes: (file) => `a lockfile's surface is named with --against: \`--against ${file}\``,
         },
         source,
       );

@@ -196,6 +196,8 @@ Exit codes: 0 nothing at or over --fail-on (or --allow-breaking), 1 it was reach
           ...options,
           clientCapabilities: options.clientCapabilities ?? baseline.capture.clientCapabilities.join(","),
           era: options.era ?? baseline.capture.era,
+          lockfileGoes: (file) =>
+            `to compare the baseline with a second lockfile, name it with --against: \`mcp-contract check --against ${file}\` (or compare any two with \`mcp-contract diff OLD NEW\`)`,
           alternatives:
             "; or compare with a second lockfile with `--against FILE`, or check every configured server with `--all`",
         },

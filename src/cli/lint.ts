@@ -154,7 +154,14 @@ Exit codes: 0 nothing at or over --fail-on, 1 it was reached, 2 bad flags, lockf
       if (found) declareShapes(contract, found);
       source = from;
     } else {
-      const resolved = resolveTarget(commandArgs, options, (name) => cmd.getOptionValueSource(name as never));
+      const resolved = resolveTarget(
+        commandArgs,
+        {
+          ...options,
+          lockfileGoes: (file) => `to lint a lockfile, name it with --from: \`mcp-contract lint --from ${file}\``,
+        },
+        (name) => cmd.getOptionValueSource(name as never),
+      );
       const { captureTarget } = await import("./capture-target.ts");
       // Wrong-typed fields are findings here (protocol rules), not a capture failure.
       const captured = await captureTarget(resolved, ui, { fieldTypes: false });

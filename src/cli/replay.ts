@@ -96,7 +96,12 @@ recording (the file and line are named), 3 the server could not be reached.`,
     } else {
       const resolved = resolveTarget(
         commandArgs,
-        { ...options, alternatives: "; or, with --dry-run, take the surface from a lockfile with `--against FILE`" },
+        {
+          ...options,
+          alternatives: "; or, with --dry-run, take the surface from a lockfile with `--against FILE`",
+          lockfileGoes: (file) =>
+            `with --dry-run, a lockfile's surface is named with --against: \`--dry-run --against ${file}\``,
+        },
         source,
       );
       let result: CallOutcome[][] = [];

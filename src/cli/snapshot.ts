@@ -73,7 +73,12 @@ Examples:
     if (!toStdout) assertWritable(options.output);
     const resolved = resolveTarget(
       commandArgs,
-      { ...options, alternatives: "; or capture every configured server with `--all`" },
+      {
+        ...options,
+        alternatives: "; or capture every configured server with `--all`",
+        lockfileGoes: (file) =>
+          `to write the lockfile there, name it with -o: \`mcp-contract snapshot -o ${file} -- <server command>\``,
+      },
       (name) => cmd.getOptionValueSource(name as never),
     );
 

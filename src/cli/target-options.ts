@@ -2,6 +2,7 @@
  * The TARGET flags every live command shares (snapshot, check, lint), and their
  * resolution into a Target. Kept in one place so the commands cannot drift apart.
  */
+import { statSync } from "node:fs";
 import { type Command, InvalidArgumentError, Option } from "@commander-js/extra-typings";
 import { ERA_SETTINGS, type EraSetting } from "../connect/era.ts";
 import { parseClientCapabilities, parseTarget, type Target } from "../connect/target.ts";
@@ -117,6 +118,8 @@ export interface TargetOptionValues {
   era?: EraSetting;
   /** What else the command takes instead of a server, for the message when none is given. */
   alternatives?: string;
+  /** Where a lockfile goes in this command, for the message when one is given as the server command. */
+  lockfileGoes?: (file: string) => string;
 }
 
 export interface ResolvedTarget {
@@ -186,6 +189,7 @@ export function resolveTarget(
     };
   }
   if (command.length && bearerFromEnv) flags.bearer = undefined;
+  if (command === commandArgs) rejectLockfileAsCommand(command, opts.lockfileGoes);
   const target = parseTarget(command, flags);
   const headerNames = [...(flags.header ?? []), ...(flags.bearer ? ["Authorization: "] : [])];
   return {
@@ -200,6 +204,28 @@ export function resolveTarget(
     maxResponseBytes: Math.round((opts.maxResponseSize ?? DEFAULT_MAX_RESPONSE_MIB) * 1024 * 1024),
     era: opts.era ?? "auto",
   };
+}
+
+/**
+ * A lone `*.json` where the server command goes (`lint mcp.contract.json`) is a lockfile in the
+ * wrong place: without this, the spawn fails with "permission denied" or "command not found",
+ * which points at the wrong fix. An executable of that name is still run.
+ */
+function rejectLockfileAsCommand(command: readonly string[], goes: ((file: string) => string) | undefined): void {
+  const [file] = command;
+  if (command.length !== 1 || file === undefined || !/\.json$/i.test(file) || isExecutableFile(file)) return;
+  throw new UsageError(
+    `${file} is a JSON file, not a server command: ${goes ? goes(file) : "lockfiles go to this command's file options (see --help)"}. A live server's command goes after \`--\`, e.g. \`-- node dist/server.js\`.`,
+  );
+}
+
+function isExecutableFile(path: string): boolean {
+  try {
+    const stat = statSync(path);
+    return stat.isFile() && (stat.mode & 0o111) !== 0;
+  } catch {
+    return false;
+  }
 }
 
 /**

@@ -345,6 +345,14 @@ describe("bad input exits 2 with one clear message", () => {
     expect(result.stderr).toContain("nothing to lint");
   });
 
+  test("a lockfile where the server command goes: says to use --from, runs nothing", async () => {
+    const result = await runCli(["lint", poisonedFile]);
+    expectCleanFailure(result, 2);
+    expect(result.stderr).toContain(`${poisonedFile} is a JSON file, not a server command`);
+    expect(result.stderr).toContain(`mcp-contract lint --from ${poisonedFile}`);
+    expect(result.stderr).not.toContain("permission denied");
+  });
+
   test("a malformed lockfile", async () => {
     const bad = writeFile(dir, "bad.json", '{"lockfileVersion": 1, "tools": [');
     const result = await runCli(["lint", "--from", bad]);
