@@ -169,8 +169,12 @@ const SUBSCHEMA_KEYWORDS = [...ONE_SCHEMA, ...SCHEMA_LIST, ...SCHEMA_MAP];
 export class NodeWalker {
   private readonly nodes: WalkNode[] = [];
   private depth = 0;
-  /** Each key that matters here: its subschema bit and its mark (the bit of its place in `marked`). */
-  private readonly bits = new Map<string, { sub: number; mark: number }>();
+  /**
+   * Each key that matters here: its subschema bit and its mark (the bit of its place in
+   * `marked`). An object without a prototype, not a Map: the walk looks up every key of every
+   * node, and a Map's lookup took about twice as long.
+   */
+  private readonly bits: Record<string, { sub: number; mark: number } | undefined> = Object.create(null);
   /**
    * `visit` gets each node and its marks: the OR of 1 << i over the keywords `marked[i]` that it
    * holds (at most 31), read with its subschema keywords in one pass over its keys.
@@ -180,10 +184,9 @@ export class NodeWalker {
     marked: readonly string[] = [],
   ) {
     if (marked.length > 31) throw new Error("at most 31 marked keywords");
-    for (let i = 0; i < marked.length; i++) this.bits.set(marked[i]!, { sub: subschemaBit(marked[i]!), mark: 1 << i });
+    for (let i = 0; i < marked.length; i++) this.bits[marked[i]!] = { sub: subschemaBit(marked[i]!), mark: 1 << i };
     // Every subschema keyword that is not marked too: the walk reads those bits to go on.
-    for (const key of SUBSCHEMA_KEYWORDS)
-      if (!this.bits.has(key)) this.bits.set(key, { sub: subschemaBit(key), mark: 0 });
+    for (const key of SUBSCHEMA_KEYWORDS) this.bits[key] ??= { sub: subschemaBit(key), mark: 0 };
   }
 
   walk(schema: Json | undefined, path: string): void {
@@ -203,7 +206,7 @@ export class NodeWalker {
     let marks = 0;
     // for...in: JSON objects inherit no enumerable keys.
     for (const key in schema) {
-      const bits = this.bits.get(key);
+      const bits = this.bits[key];
       if (bits !== undefined) {
         present |= bits.sub;
         marks |= bits.mark;

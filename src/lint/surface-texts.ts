@@ -32,8 +32,14 @@ export interface SurfaceText {
   loud?: number;
 }
 
-/** Keywords whose values are data, not schemas: never walked (enum/const strings are taken apart). */
-const SCHEMA_DATA = new Set(["default", "examples", "const", "enum", "required"]);
+/**
+ * Whether a keyword's value is data, not schemas: never walked (enum/const strings are taken
+ * apart). Compared, not looked up in a Set: keys are interned, so each test is a pointer
+ * comparison, and a Set's lookup per key of every node cost more.
+ */
+function isSchemaData(key: string): boolean {
+  return key === "default" || key === "examples" || key === "const" || key === "enum" || key === "required";
+}
 
 /**
  * Where a schema text sits: its pointer is built from its parent's only when read. Most texts
@@ -153,7 +159,7 @@ function walkSchema(node: Json | undefined, trail: Trail, add: AddText) {
         trail.leave();
       }
       trail.leave();
-    } else if (!SCHEMA_DATA.has(key)) {
+    } else if (!isSchemaData(key)) {
       trail.enter(key);
       walkSchema(value, trail, add);
       trail.leave();
