@@ -25,7 +25,7 @@
  */
 import { isJsonObject, type JsonObject } from "./model.ts";
 import type { ToolCheck, ToolReader } from "./tool-spans.ts";
-import { memberSound, toolPasses } from "./validate.ts";
+import { measuredToolPasses, memberSound, toolPasses } from "./validate.ts";
 
 const KEYS = ["inputSchema", "outputSchema"] as const;
 /** What comes before each schema's `{` in our layout (a tool's fields are indented by six spaces). */
@@ -69,6 +69,8 @@ export class SchemaSpans implements ToolReader {
   private readonly byLength = new Map<number, number[]>();
   private readonly recent: number[][] = [[], []];
   private readonly found = new WeakMap<object, ToolShape>();
+  /** With `measure`: the compact JSON length of each tool checked without a shape. */
+  private readonly lengths = new WeakMap<object, number>();
   private before: SchemaSpans | undefined;
   private readonly measure: boolean;
   private tools = 0;
@@ -93,7 +95,7 @@ export class SchemaSpans implements ToolReader {
       shape = this.read(tool, text);
       if (shape !== undefined) this.remember(tool as object, shape);
     }
-    if (shape === undefined) return toolPasses(tool);
+    if (shape === undefined) return this.measure ? this.measured(tool) : toolPasses(tool);
     return toolPasses(
       tool,
       (field) =>
@@ -101,6 +103,19 @@ export class SchemaSpans implements ToolReader {
         (field === "outputSchema" && shape.output !== -1 && this.sound[shape.output] === true),
     );
   };
+
+  /** toolPasses, measuring the tool in the same walk (a tool without a shape: after giving up, most). */
+  private measured(tool: unknown): boolean {
+    const length = measuredToolPasses(tool);
+    if (length === -1) return false;
+    if (isJsonObject(tool)) this.lengths.set(tool, length);
+    return true;
+  }
+
+  /** The compact JSON length of a tool measured as it was checked without a shape, if it was. */
+  lengthOf(tool: object): number | undefined {
+    return this.lengths.get(tool);
+  }
 
   /** The shape found for a tool this reader read, if any. */
   shapeOf(tool: object): ToolShape | undefined {

@@ -16,6 +16,7 @@
  * - Items with the same identity are kept, all of them: nothing here merges or drops items.
  */
 import { ServerError } from "../errors.ts";
+import { soundLength } from "./compact-length.ts";
 import { type Contract, isJsonObject, type Json, SKILLS_LIST, SURFACE_LISTS, type SurfaceList } from "./model.ts";
 
 /**
@@ -323,6 +324,14 @@ export function toolPasses(tool: unknown, known?: (field: string) => boolean): b
     if (!known(key) && !memberSound((tool as Record<string, unknown>)[key])) return false;
   }
   return true;
+}
+
+/**
+ * toolPasses(tool) without `known`, measuring the tool on the way: its compact JSON length
+ * (compact-length.ts) when it passes, -1 when it does not. One walk of the tool for both.
+ */
+export function measuredToolPasses(tool: unknown): number {
+  return itemPasses(TOOLS, tool as Json) ? soundLength(tool, 3, MAX_NESTING_DEPTH) : -1;
 }
 
 /** Whether a value held by a field of a tool (at $.tools[i].field) is nested shallowly enough and holds only finite numbers. */

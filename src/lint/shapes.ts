@@ -7,7 +7,11 @@
  * schema, follow key order. The same pass measures each tool's compact JSON, which the token
  * estimate of the tool list needs, so the surface is serialized once, not three times. Pure.
  */
+import { compactLength } from "../contract/compact-length.ts";
 import { type Contract, isJsonObject, type Tool } from "../contract/model.ts";
+
+/** Measured without making the text: in src/contract/, as the reader measures each tool while checking it. */
+export { compactLength };
 
 export interface SurfaceSizes {
   /** Characters of each tool's compact JSON (`JSON.stringify(tool).length`), in list order. */
@@ -48,17 +52,21 @@ const SCHEMA_FIELDS = new Set(["inputSchema", "outputSchema"]);
 /**
  * The shapes and sizes of a surface whose schemas rarely repeat (src/lint/shape-text.ts): a
  * schema object is its own shape (tools that hold one object share it), and each tool is
- * measured by compactLength, so no schema is serialized. On 10,000 tools whose schemas all
+ * measured by compactLength (`measured`: its length as the reader measured it while checking
+ * it, when it did), so no schema is serialized. On 10,000 tools whose schemas all
  * differ, serializing them made 45 MB of text only to be hashed and measured.
  */
-export function shapesByIdentity(contract: Contract): SurfaceSizes {
+export function shapesByIdentity(
+  contract: Contract,
+  measured: (tool: object) => number | undefined = () => undefined,
+): SurfaceSizes {
   const tools = contract.tools;
   const ids = new Map<object, number>();
   const shapes = { inputSchema: new Int32Array(tools.length), outputSchema: new Int32Array(tools.length) };
   const toolLengths: number[] = new Array(tools.length);
   for (let i = 0; i < tools.length; i++) {
     const tool = tools[i] as Tool;
-    toolLengths[i] = compactLength(tool);
+    toolLengths[i] = measured(tool) ?? compactLength(tool);
     for (const key of ["inputSchema", "outputSchema"] as const) {
       const schema = isJsonObject(tool) ? tool[key] : undefined;
       let id = -1;
@@ -70,70 +78,6 @@ export function shapesByIdentity(contract: Contract): SurfaceSizes {
     }
   }
   return { toolLengths, shapes };
-}
-
-/** Characters JSON.stringify would escape (a lone surrogate included): such a string is measured by it. */
-const ESCAPED = /["\\\u0000-\u001f\ud800-\udfff]/;
-
-/**
- * `(JSON.stringify(value) ?? "null").length` for a value as JSON.parse makes it (plain objects
- * and lists, whose keys are all their own), without making the text: what JSON.stringify
- * writes for each kind of value, counted, members it leaves out (undefined, functions) left out.
- */
-export function compactLength(value: unknown): number {
-  // Strings first: most values of a tool are.
-  if (typeof value === "string") return ESCAPED.test(value) ? JSON.stringify(value).length : value.length + 2;
-  if (typeof value === "object") {
-    if (value === null) return 4;
-    if (Array.isArray(value)) {
-      let length = 2 + Math.max(0, value.length - 1);
-      for (let i = 0; i < value.length; i++) length += compactLength(value[i]);
-      return length;
-    }
-    let length = 2;
-    let members = 0;
-    // for...in: JSON objects inherit no enumerable keys.
-    for (const key in value) {
-      const member = (value as Record<string, unknown>)[key];
-      const kind = typeof member;
-      if (kind === "undefined" || kind === "function" || kind === "symbol") continue;
-      length += keyLength(key) + 1 + compactLength(member) + (members++ > 0 ? 1 : 0);
-    }
-    return length;
-  }
-  if (typeof value === "number") {
-    // Int32s (most numbers of a schema: bounds, lengths, counts) by their digits, not a string each.
-    if (value === (value | 0)) return value < 0 ? 1 + digits(-value) : digits(value);
-    return Number.isFinite(value) ? String(value).length : 4;
-  }
-  if (typeof value === "boolean") return value ? 4 : 5;
-  // undefined, a function or a symbol: "null" where it stands alone or in a list.
-  return 4;
-}
-
-/** The decimal digits of a whole number from 0 to 2^31: what String() writes (-0 included, as "0"). */
-function digits(n: number): number {
-  if (n < 100) return n < 10 ? 1 : 2;
-  if (n < 10_000) return n < 1000 ? 3 : 4;
-  let count = 5;
-  for (let bound = 100_000; n >= bound; bound *= 10) count++;
-  return count;
-}
-
-/**
- * A key's quoted length, remembered: schemas that all differ still use a few keys over and
- * over ("type", "description", "properties"), and testing each again was a third of the count.
- * Bounded, as a long process may measure many surfaces.
- */
-const KEY_LENGTHS = new Map<string, number>();
-
-function keyLength(key: string): number {
-  let length = KEY_LENGTHS.get(key);
-  if (length === undefined) {
-    length = ESCAPED.test(key) ? JSON.stringify(key).length : key.length + 2;
-    if (KEY_LENGTHS.size < 4096) KEY_LENGTHS.set(key, length);
-  }
-  return length;
 }
 
 /**

@@ -428,6 +428,8 @@ describe("shapes read from the lockfile text as it is parsed", () => {
           properties: {
             [`p${i}`]: { type: "string", description: poisonedTexts[(i * 7) % poisonedTexts.length]!, pattern: "([" },
             q: { $ref: "#/$defs/nowhere" },
+            // Numbers the reader counts by their digits, and one it writes as String() does.
+            n: { type: "number", minimum: -i * 1009, maximum: i * 100003, multipleOf: 0.25 },
           } as JsonObject,
           required: [`p${i}`, "missing"],
         },
@@ -447,6 +449,34 @@ describe("shapes read from the lockfile text as it is parsed", () => {
     const plain = parseContract(text, "x.json");
     expect(found).toEqual(lintContract(plain));
     expect(toolListSize(read_)).toEqual(toolListSize(plain));
+  });
+
+  test("a tool the reader measures as it checks it fails the check as it fails toolPasses", () => {
+    // Past the tools the reader probes, schemas that all differ: later tools are measured as checked.
+    const tools: Tool[] = Array.from({ length: 70 }, (_, i) => ({
+      name: `t${i}`,
+      inputSchema: { type: "object", properties: { [`p${i}`]: { type: "integer", maximum: i } } },
+    }));
+    const good = serializeContract(contract({ tools }));
+    expect(read(good).sizes).toBeDefined();
+    // A number JSON.parse makes Infinity, and nesting past the limit, in the 69th tool.
+    const infinite = good.replace('"maximum": 69', '"maximum": 1e999');
+    let deep = "0";
+    for (let d = 0; d < 260; d++) deep = `[${deep}]`;
+    const nested = good.replace('"maximum": 69', `"maximum": 69, "deep": ${deep}`);
+    for (const bad of [infinite, nested]) {
+      expect(bad).not.toBe(good);
+      const plain = (() => {
+        try {
+          parseContract(bad, "x.json");
+        } catch (error) {
+          return String(error);
+        }
+        return "read";
+      })();
+      expect(plain).not.toBe("read");
+      expect(() => read(bad)).toThrow(plain.replace(/^\w+: /, ""));
+    }
   });
 
   test("schemas that rarely repeat, in fewer tools than the reader probes, are serialized", () => {
