@@ -77,16 +77,22 @@ function keyLength(key: string): number {
  * compactLength of a value as JSON.parse makes it at nesting `level`, or -1 when it is not sound
  * there (validate.ts isSound): an object or list deeper than `limit`, or a number that is not
  * finite. One walk for the reader's boundary check and the measure.
+ * `unescaped`: the value was parsed from a JSON text without a backslash, so none of its strings
+ * or keys holds a character JSON.stringify escapes (a quote, a backslash and a control character
+ * are written escaped in JSON, and a lone surrogate can only be written as an escape): each is
+ * measured by its length, without testing it.
  */
-export function soundLength(value: unknown, level: number, limit: number): number {
-  if (typeof value === "string") return ESCAPED.test(value) ? JSON.stringify(value).length : value.length + 2;
+export function soundLength(value: unknown, level: number, limit: number, unescaped = false): number {
+  if (typeof value === "string") {
+    return unescaped || !ESCAPED.test(value) ? value.length + 2 : JSON.stringify(value).length;
+  }
   if (typeof value === "number") return Number.isFinite(value) ? numberLength(value) : -1;
   if (typeof value !== "object" || value === null) return compactLength(value);
   if (level > limit) return -1;
   if (Array.isArray(value)) {
     let length = 2 + Math.max(0, value.length - 1);
     for (let i = 0; i < value.length; i++) {
-      const member = soundLength(value[i], level + 1, limit);
+      const member = soundLength(value[i], level + 1, limit, unescaped);
       if (member === -1) return -1;
       length += member;
     }
@@ -99,9 +105,9 @@ export function soundLength(value: unknown, level: number, limit: number): numbe
     const member = (value as Record<string, unknown>)[key];
     const kind = typeof member;
     if (kind === "undefined" || kind === "function" || kind === "symbol") continue;
-    const size = soundLength(member, level + 1, limit);
+    const size = soundLength(member, level + 1, limit, unescaped);
     if (size === -1) return -1;
-    length += keyLength(key) + 1 + size + (members++ > 0 ? 1 : 0);
+    length += (unescaped ? key.length + 2 : keyLength(key)) + 1 + size + (members++ > 0 ? 1 : 0);
   }
   return length;
 }

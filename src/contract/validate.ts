@@ -329,9 +329,10 @@ export function toolPasses(tool: unknown, known?: (field: string) => boolean): b
 /**
  * toolPasses(tool) without `known`, measuring the tool on the way: its compact JSON length
  * (compact-length.ts) when it passes, -1 when it does not. One walk of the tool for both.
+ * `unescaped`: the tool was parsed from a text without a backslash (soundLength).
  */
-export function measuredToolPasses(tool: unknown): number {
-  return itemPasses(TOOLS, tool as Json) ? soundLength(tool, 3, MAX_NESTING_DEPTH) : -1;
+export function measuredToolPasses(tool: unknown, unescaped = false): number {
+  return itemPasses(TOOLS, tool as Json) ? soundLength(tool, 3, MAX_NESTING_DEPTH, unescaped) : -1;
 }
 
 /** Whether a value held by a field of a tool (at $.tools[i].field) is nested shallowly enough and holds only finite numbers. */

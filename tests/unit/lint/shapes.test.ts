@@ -451,6 +451,20 @@ describe("shapes read from the lockfile text as it is parsed", () => {
     expect(toolListSize(read_)).toEqual(toolListSize(plain));
   });
 
+  test("tools whose text has no backslash are measured by their strings' lengths, as serializing measures", () => {
+    // Past the tools the reader probes: accents, a character outside the BMP, quotes only in
+    // some tools (written \" in the text, so those are measured by testing each string).
+    const tools: Tool[] = Array.from({ length: 70 }, (_, i) => ({
+      name: `t${i}`,
+      description: i % 2 === 0 ? `Says "hi" ${i}` : `Café ${i} 😀 <b>`,
+      inputSchema: { type: "object", properties: { [`p${i}é`]: { type: "string", title: `Titre ${i} ✓` } } },
+    }));
+    const text = serializeContract(contract({ tools }));
+    const { contract: read_, sizes } = read(text);
+    expect(sizes).toBeDefined();
+    expect(sizes!.toolLengths).toEqual(read_.tools.map((t) => JSON.stringify(t).length));
+  });
+
   test("a tool the reader measures as it checks it fails the check as it fails toolPasses", () => {
     // Past the tools the reader probes, schemas that all differ: later tools are measured as checked.
     const tools: Tool[] = Array.from({ length: 70 }, (_, i) => ({
