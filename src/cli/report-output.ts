@@ -23,8 +23,9 @@ import { type Comparison, judgeComparison } from "../policy/judge.ts";
 import { usedByNotice } from "../policy/scope.ts";
 import { FORMATS, type Format, type ReportContext, type ReportFile } from "../report/context.ts";
 import type { AnyReport, Report } from "../report/model.ts";
-import { renderReport } from "../report/render.ts";
+import type { renderReport } from "../report/render.ts";
 import { changesWhat } from "../report/shared.ts";
+import { renderText } from "../report/text.ts";
 import { gitTopLevel } from "./git-baseline.ts";
 import { writeStdout } from "./globals.ts";
 import { type LockfileRead, type LockfileReads, readLockfile } from "./lockfile.ts";
@@ -233,16 +234,29 @@ export async function writeReports(
   context: ReportContext = {},
 ): Promise<void> {
   const located = locatedContext(context, plans);
+  const render = await rendererFor(plans);
   for (const plan of plans) {
     const color = !plan.file && plan.format === "text" && useColor(colorMode, { isTTY: isTerminal(1) });
-    const text = renderReport(report, plan.format, located, color);
+    const text = render(report, plan.format, located, color);
     if (plan.file) writeFileAtomic(plan.file, text);
     else await writeStdout(text);
   }
   const summaryFile = process.env.GITHUB_STEP_SUMMARY;
   if (summaryFile && plans.some((p) => p.format === "github")) {
-    appendStepSummary(summaryFile, renderReport(report, "markdown", located, false));
+    appendStepSummary(summaryFile, render(report, "markdown", located, false));
   }
+}
+
+/**
+ * What renders the planned reports. Text alone (a plain diff, check or lint) needs only the text
+ * renderer: the other formats' modules (SARIF, JUnit, GitHub, Markdown, JSON, changelog) load
+ * when a plan names one, where loading them with every run cost a plain diff 0.8M instructions.
+ * A github plan also writes the job summary in Markdown, so it takes the full switch too.
+ */
+async function rendererFor(plans: readonly OutputPlan[]): Promise<typeof renderReport> {
+  if (plans.every((plan) => plan.format === "text"))
+    return (report, _format, _context, color) => renderText(report, { color });
+  return (await import("../report/render.ts")).renderReport;
 }
 
 /** `check --update`: the baseline lockfile, or, when there is none yet, an empty one (no file: it will be created). */
