@@ -3,7 +3,7 @@
  * interleaved run (every round runs every command once, so load on the machine hits all alike):
  *
  *   --version                       ≤ 1.3 × a compiled hello-world
- *   diff of a typical real pair     ≤ 1.5 × hello-world
+ *   diff of a typical real pair     ≤ 4   × hello-world (issue #33's goal 4; #18 asked 1.5 ×)
  *   diff of the witness-heaviest    ≤ 4   × hello-world
  *   10,000-tool diff with witnesses ≤ 1.5 × the parse floor (a binary that reads and parses both files)
  *   lint of 10,000 tools            ≤ 2   × the parse floor of its one file
@@ -232,7 +232,7 @@ export async function goalsBenchmark(options: GoalOptions): Promise<void> {
   const h = ms("hello");
   for (const [goal, key, limit] of [
     ["--version vs hello-world", "version", 1.3],
-    ["diff of a typical published pair vs hello-world", "typical", 1.5],
+    ["diff of a typical published pair vs hello-world", "typical", 4],
     ["diff of the witness-heaviest published pair vs hello-world", "witnessed", 4],
   ] as const) {
     lines.push({
