@@ -19,7 +19,7 @@ import { Option } from "@commander-js/extra-typings";
 import { serializeContract } from "../contract/canonical.ts";
 import { type Contract, emptyContract } from "../contract/model.ts";
 import { UsageError } from "../errors.ts";
-import { type Comparison, judgeComparison } from "../policy/judge.ts";
+import { type Comparison, judgeComparison } from "../policy/judge-comparison.ts";
 import { usedByNotice } from "../policy/scope.ts";
 import { FORMATS, type Format, type ReportContext, type ReportFile } from "../report/context.ts";
 import type { AnyReport, Report } from "../report/model.ts";

@@ -39,4 +39,15 @@ describe("a plain diff loads only what it uses", () => {
     const formats = ["render", "json", "sarif", "junit", "github", "markdown", "changelog"];
     expect(formats.map((f) => `src/report/${f}.ts`).filter((file) => graph.has(file))).toEqual([]);
   });
+
+  test("the lint checks load only for lint (a diff runs the security lens, not the lint pipeline)", () => {
+    const lintOnly = [
+      "lint/lint.ts",
+      "lint/catalog.ts",
+      "lint/rules-protocol.ts",
+      "lint/rules-quality.ts",
+      "lint/schema-meta.ts",
+    ];
+    expect(lintOnly.map((f) => `src/${f}`).filter((file) => graph.has(file))).toEqual([]);
+  });
 });
