@@ -215,9 +215,13 @@ const requiredDeclared: SchemaVisitor = {
   keys: SCHEMA_KEYS,
   on: ["required"],
   visit(node, _root, _key, out) {
-    const { required, properties, additionalProperties } = node.schema;
-    if (!Array.isArray(required) || allOwn(required, properties)) return;
-    const closed = additionalProperties === false;
+    // Read one by one, each only when needed: most nodes with `required` stop at allOwn.
+    const schema = node.schema;
+    const required = schema.required;
+    if (!Array.isArray(required)) return;
+    const properties = schema.properties;
+    if (allOwn(required, properties)) return;
+    const closed = schema.additionalProperties === false;
     if (!closed && !isJsonObject(properties)) return;
     const own = new Set(isJsonObject(properties) ? Object.keys(properties) : []);
     const declared = closed ? own : declaredNames(node.schema);
@@ -314,10 +318,12 @@ const REF_KEYWORDS = ["$ref", "$dynamicRef"] as const;
 
 function refProblems(node: SchemaNode, root: JsonObject): (RefProblem | undefined)[] {
   if (lastRefs?.visit !== node.visit) {
-    const problems = REF_KEYWORDS.map((keyword) => {
-      const ref = node.schema[keyword];
-      return typeof ref === "string" ? refProblem(root, ref) : undefined;
-    });
+    // Both keywords written out: a map() and its closure per node that holds a reference cost more.
+    const { $ref, $dynamicRef } = node.schema;
+    const problems = [
+      typeof $ref === "string" ? refProblem(root, $ref) : undefined,
+      typeof $dynamicRef === "string" ? refProblem(root, $dynamicRef) : undefined,
+    ];
     lastRefs = { visit: node.visit, problems };
   }
   return lastRefs.problems;
