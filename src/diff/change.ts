@@ -324,10 +324,16 @@ export function diffById<T extends JsonObject>(options: {
   const first = (copies: Map<string, T[]>, id: string) => (copies.get(id) as T[])[0] as T;
   const removed = [...before.keys()].filter((id) => !after.has(id));
   const added = [...after.keys()].filter((id) => !before.has(id));
-  const renames = findRenames(
-    removed.map((id) => options.renameCandidate(id, first(before, id))),
-    added.map((id) => options.renameCandidate(id, first(after, id))),
-  );
+  // A rename pairs a removed item with an added one: with either side empty there is none, and
+  // no candidate is made (a tool's serializes its inputSchema; a release that only adds tools
+  // made one per added tool for nothing).
+  const renames =
+    removed.length === 0 || added.length === 0
+      ? NO_RENAMES
+      : findRenames(
+          removed.map((id) => options.renameCandidate(id, first(before, id))),
+          added.map((id) => options.renameCandidate(id, first(after, id))),
+        );
   const specs: ChangeSpec[] = [];
   for (const id of removed) specs.push(removal(options.removedRule, options.kind, id, renames.get(id)));
   const kind = options.kind as TouchedItem["kind"];
@@ -357,6 +363,8 @@ export function diffById<T extends JsonObject>(options: {
   }
   return specs;
 }
+
+const NO_RENAMES: ReadonlyMap<string, string> = new Map();
 
 export function removal(rule: DiffRuleId, kind: TargetKind, id: string, renamedTo: string | undefined): ChangeSpec {
   return {
