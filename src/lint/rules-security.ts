@@ -15,7 +15,7 @@ import { detectExfiltration, EXFILTRATION_TRIGGERS, mayExfiltrate } from "./inte
 import { INTENT_GATE_LITERALS } from "./intent/gate-literals.ts";
 import { detectHijack, hijackTriggers, mayHijack, ToolMentions } from "./intent/hijack.ts";
 import { findLinks } from "./intent/links.ts";
-import { spelledGate } from "./intent/literal-gate.ts";
+import { spelledGates } from "./intent/literal-gate.ts";
 import type { Detector, IntentContext, IntentMatch } from "./intent/model.ts";
 import { detectOverride, OVERRIDE_TRIGGER } from "./intent/override.ts";
 import { detectRemoteCode, mayRunRemoteCode, REMOTE_CODE_TRIGGERS } from "./intent/remote-code.ts";
@@ -233,8 +233,8 @@ const YOU_MUST = /\byou\s+must\s+(?:always|never)\b/gi;
 function checkHiddenInstructions(contract: Contract): Found[] {
   let toolNames: Set<string> | undefined;
   const gated = gateWorthIt(contract);
-  return scanTexts(contract, "text", INTENT_BIT, (t) => {
-    if (gated && intentQuiet(t)) return NONE;
+  return scanTexts(contract, "text", INSTRUCTION_BIT, (t) => {
+    if (gated && intentQuiet(t, INSTRUCTION_BIT)) return NONE;
     toolNames ??= new Set(contract.tools.map((tool) => tool.name));
     return hiddenInstructionsIn(t, toolNames);
   });
@@ -294,38 +294,54 @@ function plainText(t: SurfaceText): boolean {
 /**
  * The gates of hidden-instructions and of the four sentence rules (secret-access-request,
  * tool-shadowing, data-exfiltration, remote-code-execution) in one test: each gate is a word or
- * sign that its rule's every finding needs, so a text that passes none gets no finding from any
- * of the five, at the cost of one pass over it (src/lint/intent/literal-gate.ts, from literals
- * generated ahead of time: gate-literals.ts, held to these gates by tests/conformance/gates.test.ts).
- * Most texts of a surface are such texts. Built on first use, and only for surfaces with many texts
- * (INTENT_GATE_MIN): building it costs more than it saves on a few texts, such as the changed
+ * sign that its rule's every finding needs, so a text that passes none of a rule's gates gets no
+ * finding from it; one pass over the text says which of the five it passes (src/lint/intent/literal-gate.ts,
+ * from literals generated ahead of time per rule: gate-literals.ts, held to these gates by
+ * tests/conformance/gates.test.ts and tests/unit/lint/intent-gates.test.ts). Most texts of a surface
+ * pass none, and most of the rest only some. Built on first use, and only for surfaces with many
+ * texts (INTENT_GATE_MIN): building it costs more than it saves on a few texts, such as the changed
  * texts the drift lens reads.
  */
-let intentGate: ((text: string) => boolean) | undefined;
+let intentGates: ((text: string) => number) | undefined;
 export const INTENT_GATE_MIN = 2000;
 
-export function intentTriggers(): RegExp[] {
+/** The five intent rules, in the order of their gates (intentTriggersByRule, gate-literals.ts, the INTENT bits). */
+export const INTENT_RULES = [
+  "hidden-instructions",
+  "secret-access-request",
+  "tool-shadowing",
+  "data-exfiltration",
+  "remote-code-execution",
+] as const;
+
+/** Each intent rule's gates: every text it can report holds a match of one of them. */
+export function intentTriggersByRule(): RegExp[][] {
   return [
-    ...INSTRUCTION_PATTERNS.map((p) => p.gate),
-    CONCEAL_TRIGGER,
-    OVERRIDE_TRIGGER,
-    SECRECY,
-    ...SECRET_TRIGGERS,
-    ...hijackTriggers(),
-    ...EXFILTRATION_TRIGGERS,
-    ...REMOTE_CODE_TRIGGERS,
+    [...INSTRUCTION_PATTERNS.map((p) => p.gate), CONCEAL_TRIGGER, OVERRIDE_TRIGGER, SECRECY],
+    [...SECRET_TRIGGERS],
+    hijackTriggers(),
+    [...EXFILTRATION_TRIGGERS],
+    [...REMOTE_CODE_TRIGGERS],
   ];
+}
+
+export function intentTriggers(): RegExp[] {
+  return intentTriggersByRule().flat();
 }
 
 /**
  * What makes a text loud (its loudness, `loudness`): not plain (the character rules:
  * invisible-characters, both homoglyph rules, embedded-url, external-link), a blob-length run
- * (encoded-blob), a gate literal (the five intent rules). A text that is not plain is given
- * every bit, as its other tests are not run.
+ * (encoded-blob), a gate literal of an intent rule (one bit per rule, in INTENT_RULES order).
+ * A text that is not plain is given every bit, as its other tests are not run.
  */
 const NOT_PLAIN_BIT = 1;
 const BLOB_BIT = 2;
-const INTENT_BIT = 4;
+const INTENT_SHIFT = 2;
+const [INSTRUCTION_BIT, SECRET_BIT, HIJACK_BIT, EXFILTRATION_BIT, REMOTE_CODE_BIT] = INTENT_RULES.map(
+  (_, i) => 1 << (INTENT_SHIFT + i),
+) as [number, number, number, number, number];
+const INTENT_BITS = INSTRUCTION_BIT | SECRET_BIT | HIJACK_BIT | EXFILTRATION_BIT | REMOTE_CODE_BIT;
 
 /**
  * scanSurface for a security rule: on big surfaces, a text that is plain, holds no blob-length
@@ -348,10 +364,10 @@ function scanTexts(
 /** Asked as the texts are collected, before each is made, so nothing is remembered on it. */
 function loudness(text: string, role: SurfaceText["role"]): number {
   // Names are read by the character rules alone (plain settles them); prose by all eleven.
-  if (NOT_PLAIN.test(text)) return NOT_PLAIN_BIT | BLOB_BIT | INTENT_BIT;
+  if (NOT_PLAIN.test(text)) return NOT_PLAIN_BIT | BLOB_BIT | INTENT_BITS;
   if (role !== "text") return 0;
-  intentGate ??= spelledGate(INTENT_GATE_LITERALS);
-  return (noBlobRun(text) ? 0 : BLOB_BIT) | (intentGate(text) ? INTENT_BIT : 0);
+  intentGates ??= spelledGates(INTENT_GATE_LITERALS);
+  return (noBlobRun(text) ? 0 : BLOB_BIT) | (intentGates(text) << INTENT_SHIFT);
 }
 
 /** Whether the surface has texts enough for the one test to pay. */
@@ -359,18 +375,26 @@ function gateWorthIt(contract: Contract): boolean {
   return textsAtLeast(contract, INTENT_GATE_MIN);
 }
 
-/** Whether no intent rule can find anything in this text (remembered on the text). */
-function intentQuiet(t: SurfaceText): boolean {
-  intentGate ??= spelledGate(INTENT_GATE_LITERALS);
-  t.quiet ??= !intentGate(t.text);
-  return t.quiet;
+/** Whether the intent rule of `bit` can find nothing in this text (the gates' answer remembered on the text). */
+function intentQuiet(t: SurfaceText, bit: number): boolean {
+  if (t.intents === undefined) {
+    intentGates ??= spelledGates(INTENT_GATE_LITERALS);
+    t.intents = intentGates(t.text) << INTENT_SHIFT;
+  }
+  return (t.intents & bit) === 0;
 }
 
 // ---------------------------------------------------------------------------------------------
 // secret-access-request
 
 function checkSecretAccess(contract: Contract): Found[] {
-  return sentenceFindings(contract, () => detectSecretAccess, maySeekSecrets, "asks to read or send secrets");
+  return sentenceFindings(
+    contract,
+    SECRET_BIT,
+    () => detectSecretAccess,
+    maySeekSecrets,
+    "asks to read or send secrets",
+  );
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -381,6 +405,7 @@ function checkShadowing(contract: Contract): Found[] {
   let mentions: ToolMentions | undefined;
   return sentenceFindings(
     contract,
+    HIJACK_BIT,
     () => (sentence, context) => {
       mentions ??= new ToolMentions(contract.tools.map((t) => t.name));
       return detectHijack(sentence, context, mentions);
@@ -395,20 +420,28 @@ function checkShadowing(contract: Contract): Found[] {
 // data-exfiltration, remote-code-execution
 
 function checkExfiltration(contract: Contract): Found[] {
-  return sentenceFindings(contract, () => detectExfiltration, mayExfiltrate, "asks to send data out");
+  return sentenceFindings(contract, EXFILTRATION_BIT, () => detectExfiltration, mayExfiltrate, "asks to send data out");
 }
 
 function checkRemoteCode(contract: Contract): Found[] {
-  return sentenceFindings(contract, () => detectRemoteCode, mayRunRemoteCode, "asks to run downloaded code");
+  return sentenceFindings(
+    contract,
+    REMOTE_CODE_BIT,
+    () => detectRemoteCode,
+    mayRunRemoteCode,
+    "asks to run downloaded code",
+  );
 }
 
 /**
- * Runs a detector over every sentence of every prose text; one finding per merged span. `may`
+ * Runs a detector over every sentence of every prose text; one finding per merged span; `bit`: the
+ * rule's loudness bit (its gates' literals). `may`
  * is a cheap test of the whole text that is false only where the detector finds nothing in any
  * of its sentences: such a text is not split into sentences, and the detector's patterns not run.
  */
 function sentenceFindings(
   contract: Contract,
+  bit: number,
   make: () => Detector,
   may: (text: string) => boolean,
   what: string,
@@ -420,9 +453,9 @@ function sentenceFindings(
   return scanTexts(
     contract,
     "text",
-    INTENT_BIT,
+    bit,
     (t, own) => {
-      if ((gated && intentQuiet(t)) || !may(t.text)) return NONE;
+      if ((gated && intentQuiet(t, bit)) || !may(t.text)) return NONE;
       toolNames ??= new Set(contract.tools.map((tool) => tool.name));
       const context: IntentContext = own !== undefined ? { kind: t.kind, toolNames, own } : { kind: t.kind, toolNames };
       const spans: Labelled[] = [];

@@ -24,8 +24,8 @@ export interface SurfaceText {
   text: string;
   /** name: an identifier the model copies (tool, prompt, argument, property names); text: prose. */
   role: "name" | "text";
-  /** Set by the security rules: no intent rule can find anything in the text (rules-security.ts intentQuiet). */
-  quiet?: boolean;
+  /** Set by the security rules: the intent rules whose gate literals the text holds, as bits (rules-security.ts intentQuiet). */
+  intents?: number;
   /** Set by the security rules: printable ASCII without a link (rules-security.ts plainText). */
   plain?: boolean;
   /** What the collection's Loudness said of it (never 0; -1 when the collection kept every text). */
@@ -62,7 +62,7 @@ class Place {
 /** A text of a tool schema, its path built when read (see Place). */
 class SchemaText implements SurfaceText {
   readonly kind = "tool";
-  quiet: boolean | undefined = undefined;
+  intents: number | undefined = undefined;
   plain: boolean | undefined = undefined;
   constructor(
     readonly name: string,

@@ -369,12 +369,17 @@ export function spellLiteral(literal: Literal): string {
  * literals in one automaton, run once over the folded text.
  */
 export function literalGate(patterns: readonly RegExp[]): (text: string) => boolean {
-  return automaton(patterns.flatMap(necessaryLiterals));
+  const scan = automaton([patterns.flatMap(necessaryLiterals)]);
+  return (text) => scan(text) !== 0;
 }
 
-/** The gate of literals spelled as spellLiteral writes them (generated ahead of time: see gate-literals.ts). */
-export function spelledGate(spelled: readonly string[]): (text: string) => boolean {
-  return automaton(spelled.map(readLiteral));
+/**
+ * The gates of several rules in one automaton, from literals spelled as spellLiteral writes them
+ * (generated ahead of time: see gate-literals.ts): bit i of the answer is set when the text holds
+ * a literal of `groups[i]`, so each rule reads only the texts that hold one of its own.
+ */
+export function spelledGates(groups: readonly (readonly string[])[]): (text: string) => number {
+  return automaton(groups.map((spelled) => spelled.map(readLiteral)));
 }
 
 /** The literal spellLiteral spelled. */
@@ -398,29 +403,48 @@ export function readLiteral(spelled: string): Literal {
   return out;
 }
 
-function automaton(literals: readonly Literal[]): (text: string) => boolean {
+interface Automaton {
+  /** Rows of SYMBOLS next states; state 0 is the root. */
+  table: Int32Array;
+  /** Each state's groups, as bits. */
+  accepting: Uint8Array;
+  /** Every group's bit. */
+  all: number;
+}
+
+/** The automaton of the groups' literals (at most 8 groups). */
+function build(groups: readonly (readonly Literal[])[]): Automaton {
   let size = 1;
-  for (const literal of literals) {
-    if (literal.length === 0) return () => true;
-    size += literal.length;
+  let always = 0;
+  for (const [i, literals] of groups.entries()) {
+    for (const literal of literals) {
+      if (literal.length === 0) always |= 1 << i;
+      size += literal.length;
+    }
   }
+  // Every group's bit: the scan stops once it has them all.
+  const all = (1 << groups.length) - 1;
   // The trie, as rows of SYMBOLS next states (0: none yet; the root is never a next state).
   const table = new Int32Array(size * SYMBOLS);
+  // A state's groups: those of the literals it ends, and (after the links below) of their suffixes.
   const accepting = new Uint8Array(size);
+  accepting[0] = always;
   let states = 1;
-  for (const literal of literals) {
-    let state = 0;
-    for (let i = 0; i < literal.length; i++) {
-      const s = literal.charCodeAt(i) - 48;
-      let to = table[state * SYMBOLS + s]!;
-      if (to === 0) {
-        to = states++;
-        table[state * SYMBOLS + s] = to;
+  for (const [group, literals] of groups.entries())
+    for (const literal of literals) {
+      if (literal.length === 0) continue;
+      let state = 0;
+      for (let i = 0; i < literal.length; i++) {
+        const s = literal.charCodeAt(i) - 48;
+        let to = table[state * SYMBOLS + s]!;
+        if (to === 0) {
+          to = states++;
+          table[state * SYMBOLS + s] = to;
+        }
+        state = to;
       }
-      state = to;
+      accepting[state]! |= 1 << group;
     }
-    accepting[state] = 1;
-  }
   // Failure links, breadth first, turn the trie into an automaton: every missing edge is the
   // edge of the longest proper suffix that is in the trie.
   const fail = new Int32Array(states);
@@ -429,7 +453,7 @@ function automaton(literals: readonly Literal[]): (text: string) => boolean {
   for (let s = 0; s < SYMBOLS; s++) if (table[s] !== 0) queue[tail++] = table[s]!;
   for (let head = 0; head < tail; head++) {
     const state = queue[head]!;
-    if (accepting[fail[state]!]) accepting[state] = 1;
+    accepting[state]! |= accepting[fail[state]!]!;
     for (let s = 0; s < SYMBOLS; s++) {
       const to = table[state * SYMBOLS + s]!;
       const fallback = table[fail[state]! * SYMBOLS + s]!;
@@ -440,12 +464,20 @@ function automaton(literals: readonly Literal[]): (text: string) => boolean {
       }
     }
   }
+  return { table, accepting, all };
+}
+
+/** Bit i of the answer: the text holds a literal of `groups[i]`. */
+function automaton(groups: readonly (readonly Literal[])[]): (text: string) => number {
+  const { table, accepting, all } = build(groups);
+  if (accepting[0] === all) return () => all;
   const ascii = Uint8Array.from({ length: 128 }, (_, code) => symbolOf(code));
   // The text is read as the literals are written (see spaced): a punctuation symbol between
   // two OTHER, a run of OTHER as one, with one OTHER before the text and one after it.
   return (text: string) => {
     let state = table[OTHER]!;
-    if (accepting[state]) return true;
+    let found = accepting[state]!;
+    if (found === all) return all;
     let last = OTHER;
     for (let i = 0; i < text.length; i++) {
       const code = text.charCodeAt(i);
@@ -455,19 +487,31 @@ function automaton(literals: readonly Literal[]): (text: string) => boolean {
       } else if (symbol > UNDERSCORE) {
         if (last !== OTHER) {
           state = table[state * SYMBOLS + OTHER]!;
-          if (accepting[state]) return true;
+          if (accepting[state] !== 0) {
+            found |= accepting[state]!;
+            if (found === all) return all;
+          }
         }
         state = table[state * SYMBOLS + symbol]!;
-        if (accepting[state]) return true;
+        if (accepting[state] !== 0) {
+          found |= accepting[state]!;
+          if (found === all) return all;
+        }
         last = OTHER;
         state = table[state * SYMBOLS + OTHER]!;
-        if (accepting[state]) return true;
+        if (accepting[state] !== 0) {
+          found |= accepting[state]!;
+          if (found === all) return all;
+        }
         continue;
       }
       last = symbol;
       state = table[state * SYMBOLS + symbol]!;
-      if (accepting[state]) return true;
+      if (accepting[state] !== 0) {
+        found |= accepting[state]!;
+        if (found === all) return all;
+      }
     }
-    return last !== OTHER && accepting[table[state * SYMBOLS + OTHER]!] === 1;
+    return last === OTHER ? found : found | accepting[table[state * SYMBOLS + OTHER]!]!;
   };
 }
