@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { serializeContract } from "../contract/canonical.ts";
 import type { Contract } from "../contract/model.ts";
 import { CliError, UsageError } from "../errors.ts";
-import { judgeComparison } from "../policy/judge.ts";
+import { judgeComparison } from "../policy/judge-comparison.ts";
 import type { FailOn } from "../report/model.ts";
 import { type ServerCheck, writeAllReports } from "./config-all-report.ts";
 import { readLockfile } from "./lockfile.ts";

@@ -11,7 +11,7 @@ import { describeTarget } from "../connect/target.ts";
 import type { Contract } from "../contract/model.ts";
 import { UsageError } from "../errors.ts";
 import { callsOf } from "../policy/calls.ts";
-import { judgeComparison } from "../policy/judge.ts";
+import { judgeComparison } from "../policy/judge-comparison.ts";
 import { assertDistinct, type ConsumerManifest, MANIFEST_FILE, parseManifest } from "../replay/consumers.ts";
 import { callTarget, type ReplayCall } from "../replay/judge.ts";
 import { isCounted, type Report } from "../report/model.ts";

@@ -8,7 +8,7 @@ import { dirname, join, resolve } from "node:path";
 import { Option } from "@commander-js/extra-typings";
 import { UsageError } from "../errors.ts";
 import { todayUtc } from "../policy/apply.ts";
-import type { JudgePolicy } from "../policy/judge.ts";
+import type { JudgePolicy } from "../policy/judge-comparison.ts";
 import { emptyPolicy, POLICY_FILE, type Policy, parsePolicy } from "../policy/policy.ts";
 import { type ConsumerUsage, describeUsage, parseUsedList } from "../policy/scope.ts";
 import { breakGlassFrom } from "../policy/verdict.ts";

@@ -1,11 +1,11 @@
 /**
- * The two pipelines, from surfaces in hand to a verdict. Each is a chain of
+ * The two pipelines, from surfaces in hand to a verdict (lint's here). Each is a chain of
  * `(changes) → changes` steps in a fixed order, so that what a flag does is read in one place:
  *
  *   check, diff: compare (surface diff + security drift lens) → rule overrides → ignores
  *                → consumer scope (--used, --used-by) → witnesses → report → semver and
- *                break-glass (the verdict): src/policy/judge-comparison.ts, re-exported here
- *                (check and diff import it from there, so that they do not load the lint checks)
+ *                break-glass (the verdict): src/policy/judge-comparison.ts, a module of its own
+ *                so that check and diff do not load the lint checks
  *   lint:        checks (minus --disable) → level overrides → fingerprints → ignores → report
  *
  * Pure: the commands in src/cli/ read the files and flags, call one of these, and write the
@@ -20,8 +20,6 @@ import type { SecurityOptions } from "../lint/rules-security.ts";
 import { buildLintReport, fingerprintFindings, type LintFailOn, type LintReport, sideOf } from "../report/model.ts";
 import { applyIgnores, applyLintOverrides } from "./apply.ts";
 import type { Policy } from "./policy.ts";
-
-export { type Comparison, type JudgePolicy, judgeComparison } from "./judge-comparison.ts";
 
 export interface LintRun {
   contract: Contract;

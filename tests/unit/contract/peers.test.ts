@@ -11,7 +11,7 @@ import { fillUnknown, projectUnknownFields } from "../../../src/contract/peers/p
 import { parseContract } from "../../../src/contract/read.ts";
 import { UsageError } from "../../../src/errors.ts";
 import { compareSurfaces } from "../../../src/policy/compare.ts";
-import { judgeComparison } from "../../../src/policy/judge.ts";
+import { judgeComparison } from "../../../src/policy/judge-comparison.ts";
 import { emptyPolicy } from "../../../src/policy/policy.ts";
 import { ChangeLocator } from "../../../src/report/locate.ts";
 import { toCovenant, toMcpQuery } from "../../fixtures/peers/peer-files.ts";
