@@ -515,3 +515,65 @@ function automaton(groups: readonly (readonly Literal[])[]): (text: string) => n
     return last === OTHER ? found : found | accepting[table[state * SYMBOLS + OTHER]!]!;
   };
 }
+
+/**
+ * The gates of `groups` and two character tests in one pass over a text (the security rules ask
+ * all three of nearly every prose text of a surface: src/lint/rules-security.ts loudness). Bit 0:
+ * the text is not plain (a character outside tab, line breaks and printable ASCII, a ":", or a
+ * digit, ".", digit), and then the pass stops and every bit is set; bit 1: a run of `blobRun`
+ * characters of the base64 alphabet (letters, digits, "+", "/", "_", "-"); bit 2 + i: a literal
+ * of `groups[i]`, as the automaton of spelledGates finds it.
+ */
+export function spelledLoudness(groups: readonly (readonly string[])[], blobRun: number): (text: string) => number {
+  const { table, accepting, all } = build(groups.map((spelled) => spelled.map(readLiteral)));
+  const everything = 3 | (all << 2);
+  // Per ASCII code: its symbol (low 6 bits), PLAIN, BASE64, a digit.
+  const PLAIN = 64;
+  const BASE64 = 128;
+  const DIGIT_CHAR = 256;
+  const kinds = Uint16Array.from({ length: 128 }, (_, code) => {
+    const plain = code === 9 || code === 10 || code === 13 || (code >= 0x20 && code <= 0x7e && code !== 0x3a);
+    const base64 = /[A-Za-z0-9+/_-]/.test(String.fromCharCode(code));
+    const digit = code >= 48 && code <= 57;
+    return symbolOf(code) | (plain ? PLAIN : 0) | (base64 ? BASE64 : 0) | (digit ? DIGIT_CHAR : 0);
+  });
+  return (text: string) => {
+    let state = table[OTHER]!;
+    let found = accepting[state]!;
+    let last = OTHER;
+    let run = 0;
+    let blob = 0;
+    for (let i = 0; i < text.length; i++) {
+      const code = text.charCodeAt(i);
+      if (code >= 128) return everything;
+      const kind = kinds[code]!;
+      if ((kind & PLAIN) === 0) return everything;
+      if ((kind & DIGIT_CHAR) !== 0 && i >= 2 && text.charCodeAt(i - 1) === 46) {
+        const before = text.charCodeAt(i - 2);
+        if (before >= 48 && before <= 57) return everything;
+      }
+      if ((kind & BASE64) === 0) run = 0;
+      else if (++run === blobRun) blob = 2;
+      const symbol = kind & 63;
+      if (symbol === OTHER) {
+        if (last === OTHER) continue;
+      } else if (symbol > UNDERSCORE) {
+        if (last !== OTHER) {
+          state = table[state * SYMBOLS + OTHER]!;
+          found |= accepting[state]!;
+        }
+        state = table[state * SYMBOLS + symbol]!;
+        found |= accepting[state]!;
+        last = OTHER;
+        state = table[state * SYMBOLS + OTHER]!;
+        found |= accepting[state]!;
+        continue;
+      }
+      last = symbol;
+      state = table[state * SYMBOLS + symbol]!;
+      found |= accepting[state]!;
+    }
+    if (last !== OTHER) found |= accepting[table[state * SYMBOLS + OTHER]!]!;
+    return blob | (found << 2);
+  };
+}
