@@ -72,18 +72,31 @@ function targetAfter(sentence: string, from: number, re: RegExp): Part | undefin
 
 /** Every sending has a verb of TRANSFER or STORE, or a passive one (with "be" and a space). */
 const BE = /be\s/i;
+/** What a literal address holds (see the stores in detectExfiltration). */
+const ADDRESS_SIGN = /[:@.]/;
 export const EXFILTRATION_TRIGGERS: readonly RegExp[] = [TRANSFER, STORE, BE];
 
-/** Whether detectExfiltration can find anything in some sentence of `text`: a verb of sending. */
+/**
+ * Whether detectExfiltration can find anything in some sentence of `text`: a verb of sending, or
+ * one that keeps data with a literal address's sign (see the stores there).
+ */
 export function mayExfiltrate(text: string): boolean {
-  return hasMatch(TRANSFER, text) || hasMatch(STORE, text) || (BE.test(text) && hasMatch(PASSIVE_TRANSFER, text));
+  return (
+    hasMatch(TRANSFER, text) ||
+    (ADDRESS_SIGN.test(text) && hasMatch(STORE, text)) ||
+    (BE.test(text) && hasMatch(PASSIVE_TRANSFER, text))
+  );
 }
 
 export function detectExfiltration(sentence: string): IntentMatch[] {
   const transfers = [...imperativeVerbs(sentence, TRANSFER)];
-  const stores = imperativeVerbs(sentence, STORE);
   // Every passive instruction has "be" and a space ("must be sent").
   const passives = BE.test(sentence) ? matchSpans(sentence, PASSIVE_TRANSFER) : [];
+  // A verb that keeps data is reported only with a literal address after it (its target holds
+  // ":", "@" or "."): a sentence without one, and without a sending, needs none of the patterns
+  // below ("Identifier of record 7").
+  const stores =
+    transfers.length + passives.length === 0 && !ADDRESS_SIGN.test(sentence) ? [] : imperativeVerbs(sentence, STORE);
   if (transfers.length + stores.length + passives.length === 0) return [];
   const strong = spans(sentence, STRONG);
   const bulk = spans(sentence, BULK).filter((b) => !strong.some((s) => s.start <= b.start && b.end <= s.end));
@@ -111,7 +124,7 @@ export function detectExfiltration(sentence: string): IntentMatch[] {
     const w = objectAfter(verb, weak);
     if (w) {
       const target = targetAfter(sentence, w.end, EXTERNAL_TARGET);
-      if (target && /[:@.]/.test(target.text)) add(verb, w, target);
+      if (target && ADDRESS_SIGN.test(target.text)) add(verb, w, target);
     }
   }
   for (const verb of stores) {
@@ -120,7 +133,7 @@ export function detectExfiltration(sentence: string): IntentMatch[] {
       [...strong, ...bulk].sort((a, b) => a.start - b.start),
     );
     const target = object && targetAfter(sentence, object.end, EXTERNAL_TARGET);
-    if (object && target && /[:@.]/.test(target.text)) add(verb, object, target);
+    if (object && target && ADDRESS_SIGN.test(target.text)) add(verb, object, target);
   }
   for (const verb of passives) {
     // "<object> must be sent to <target>": the object comes before the verb.
