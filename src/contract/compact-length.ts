@@ -15,30 +15,10 @@ const ESCAPED = /["\\\u0000-\u001f\ud800-\udfff]/;
  * writes for each kind of value, counted, members it leaves out (undefined, functions) left out.
  */
 export function compactLength(value: unknown): number {
-  // Strings first: most values of a tool are.
-  if (typeof value === "string") return ESCAPED.test(value) ? JSON.stringify(value).length : value.length + 2;
-  if (typeof value === "object") {
-    if (value === null) return 4;
-    if (Array.isArray(value)) {
-      let length = 2 + Math.max(0, value.length - 1);
-      for (let i = 0; i < value.length; i++) length += compactLength(value[i]);
-      return length;
-    }
-    let length = 2;
-    let members = 0;
-    // for...in: JSON objects inherit no enumerable keys.
-    for (const key in value) {
-      const member = (value as Record<string, unknown>)[key];
-      const kind = typeof member;
-      if (kind === "undefined" || kind === "function" || kind === "symbol") continue;
-      length += keyLength(key) + 1 + compactLength(member) + (members++ > 0 ? 1 : 0);
-    }
-    return length;
-  }
-  if (typeof value === "number") return numberLength(value);
-  if (typeof value === "boolean") return value ? 4 : 5;
-  // undefined, a function or a symbol: "null" where it stands alone or in a list.
-  return 4;
+  // One walk with soundLength's, without its depth limit; -1 there is a number that is not finite
+  // somewhere, which JSON.stringify writes as null (a big number parsed from JSON, never a schema's).
+  const length = soundLength(value, 0, Number.POSITIVE_INFINITY);
+  return length !== -1 ? length : (JSON.stringify(value) ?? "null").length;
 }
 
 /** What compactLength counts for a number. */
@@ -87,7 +67,8 @@ export function soundLength(value: unknown, level: number, limit: number, unesca
     return unescaped || !ESCAPED.test(value) ? value.length + 2 : JSON.stringify(value).length;
   }
   if (typeof value === "number") return Number.isFinite(value) ? numberLength(value) : -1;
-  if (typeof value !== "object" || value === null) return compactLength(value);
+  // true, false, null; undefined, a function or a symbol: "null" where it stands alone or in a list.
+  if (typeof value !== "object" || value === null) return value === false ? 5 : 4;
   if (level > limit) return -1;
   if (Array.isArray(value)) {
     let length = 2 + Math.max(0, value.length - 1);

@@ -22,7 +22,7 @@ import { detectOverride } from "../../src/lint/intent/override.ts";
 import { detectRemoteCode, mayRunRemoteCode } from "../../src/lint/intent/remote-code.ts";
 import { detectSecretAccess, maySeekSecrets } from "../../src/lint/intent/secrets.ts";
 import { DEFAULT_LINT_OPTIONS, type Finding } from "../../src/lint/model.ts";
-import { INTENT_GATE_MIN, intentTriggers, SECURITY_CHECKS } from "../../src/lint/rules-security.ts";
+import { INTENT_GATE_MIN, INTENT_RULES, intentTriggers, SECURITY_CHECKS } from "../../src/lint/rules-security.ts";
 import { surfaceTexts } from "../../src/lint/surface-texts.ts";
 import { sentences } from "../../src/lint/text-scan.ts";
 import { prng } from "../../src/util/random.ts";
@@ -245,13 +245,6 @@ describe("a text a detector's own test rejects holds no finding of it", () => {
   });
   test("a text the automaton rejects gets no finding of the five intent rules, run in full", () => {
     const gate = literalGate(intentTriggers());
-    const intentRules = [
-      "hidden-instructions",
-      "secret-access-request",
-      "tool-shadowing",
-      "data-exfiltration",
-      "remote-code-execution",
-    ] as const;
     const siblings: Tool[] = [...toolNames].slice(0, 300).map((name) => ({ name, inputSchema: { type: "object" } }));
     let rejected = 0;
     for (const text of corpus) {
@@ -262,7 +255,7 @@ describe("a text a detector's own test rejects holds no finding of it", () => {
         tools: [{ name: "daily_digest", description: text, inputSchema: { type: "object" } }],
         instructions: text,
       });
-      const found = intentRules.flatMap((rule) => SECURITY_CHECKS[rule](surface));
+      const found = INTENT_RULES.flatMap((rule) => SECURITY_CHECKS[rule](surface));
       expect({ text, found }).toEqual({ text, found: [] });
       if (rejected % 7 === 0) {
         const named = contract({
