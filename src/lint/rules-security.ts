@@ -15,7 +15,7 @@ import { detectExfiltration, EXFILTRATION_TRIGGERS, mayExfiltrate } from "./inte
 import { INTENT_GATE_LITERALS } from "./intent/gate-literals.ts";
 import { detectHijack, hijackTriggers, mayHijack, ToolMentions } from "./intent/hijack.ts";
 import { findLinks } from "./intent/links.ts";
-import { spelledGates, spelledLoudness } from "./intent/literal-gate.ts";
+import { spelledGates } from "./intent/literal-gate.ts";
 import type { Detector, IntentContext, IntentMatch } from "./intent/model.ts";
 import { detectOverride, OVERRIDE_TRIGGER } from "./intent/override.ts";
 import { detectRemoteCode, mayRunRemoteCode, REMOTE_CODE_TRIGGERS } from "./intent/remote-code.ts";
@@ -303,7 +303,6 @@ function plainText(t: SurfaceText): boolean {
  * texts the drift lens reads.
  */
 let intentGates: ((text: string) => number) | undefined;
-let loudScan: ((text: string) => number) | undefined;
 export const INTENT_GATE_MIN = 2000;
 
 /** The five intent rules, in the order of their gates (intentTriggersByRule, gate-literals.ts, the INTENT bits). */
@@ -365,10 +364,10 @@ function scanTexts(
 /** Asked as the texts are collected, before each is made, so nothing is remembered on it. */
 function loudness(text: string, role: SurfaceText["role"]): number {
   // Names are read by the character rules alone (plain settles them); prose by all eleven.
-  if (role !== "text") return NOT_PLAIN.test(text) ? NOT_PLAIN_BIT | BLOB_BIT | INTENT_BITS : 0;
-  // The three tests in one pass (its bits are these: NOT_PLAIN_BIT, BLOB_BIT, the INTENT bits).
-  loudScan ??= spelledLoudness(INTENT_GATE_LITERALS, MIN_BLOB);
-  return loudScan(text);
+  if (NOT_PLAIN.test(text)) return NOT_PLAIN_BIT | BLOB_BIT | INTENT_BITS;
+  if (role !== "text") return 0;
+  intentGates ??= spelledGates(INTENT_GATE_LITERALS);
+  return (noBlobRun(text) ? 0 : BLOB_BIT) | (intentGates(text) << INTENT_SHIFT);
 }
 
 /** Whether the surface has texts enough for the one test to pay. */

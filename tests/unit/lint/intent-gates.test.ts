@@ -13,17 +13,11 @@ import { CONCEAL_TRIGGER } from "../../../src/lint/intent/conceal.ts";
 import { EXFILTRATION_TRIGGERS } from "../../../src/lint/intent/exfiltration.ts";
 import { INTENT_GATE_LITERALS } from "../../../src/lint/intent/gate-literals.ts";
 import { hijackTriggers } from "../../../src/lint/intent/hijack.ts";
-import {
-  necessaryLiterals,
-  spelledGates,
-  spelledLoudness,
-  spellLiteral,
-} from "../../../src/lint/intent/literal-gate.ts";
+import { necessaryLiterals, spelledGates, spellLiteral } from "../../../src/lint/intent/literal-gate.ts";
 import { OVERRIDE_TRIGGER } from "../../../src/lint/intent/override.ts";
 import { REMOTE_CODE_TRIGGERS } from "../../../src/lint/intent/remote-code.ts";
 import { SECRET_TRIGGERS } from "../../../src/lint/intent/secrets.ts";
 import { INTENT_RULES, intentTriggersByRule, SECURITY_CHECKS } from "../../../src/lint/rules-security.ts";
-import { prng } from "../../../src/util/random.ts";
 import { contract } from "../diff/helpers.ts";
 
 const POISONED = join(import.meta.dir, "../../fixtures/poisoned");
@@ -111,59 +105,5 @@ describe("a text a rule reports carries the rule's bit", () => {
     const secrets = 1 << INTENT_RULES.indexOf("secret-access-request");
     expect(gates("Identifier of record 7") & (exfiltration | secrets)).toBe(exfiltration);
     expect(gates("A plain sentence")).toBe(0);
-  });
-});
-
-describe("the one-pass loudness scan", () => {
-  // What it stands for: the plainness and blob regexes of rules-security.ts, and the gates.
-  const NOT_PLAIN = /[^\t\n\r\x20-\x39\x3b-\x7e]|\d\.\d/;
-  const BLOB_RUN = /[A-Za-z0-9+/_-]{64}/;
-  const gates = spelledGates(INTENT_GATE_LITERALS);
-  const everything = 3 | (((1 << INTENT_GATE_LITERALS.length) - 1) << 2);
-  const expected = (text: string) =>
-    NOT_PLAIN.test(text) ? everything : (BLOB_RUN.test(text) ? 2 : 0) | (gates(text) << 2);
-  const scan = spelledLoudness(INTENT_GATE_LITERALS, 64);
-  const words = INTENT_GATE_LITERALS.flat().map((l) => l.trim());
-  const pieces = [
-    " ",
-    "a",
-    "Z",
-    "7",
-    ".",
-    "1.2",
-    ":",
-    "-",
-    "_",
-    "+",
-    "/",
-    "=",
-    "\t",
-    "\n",
-    "é",
-    "😀",
-    "\u200b",
-    "x".repeat(60),
-  ];
-
-  test("gives each text the bits of the tests it stands for", () => {
-    const random = prng(33);
-    const pick = <T>(list: readonly T[]): T => list[Math.floor(random() * list.length)]!;
-    const wrong: string[] = [];
-    const seen = new Set<number>();
-    for (let i = 0; i < 4000; i++) {
-      let text = "";
-      const n = 1 + Math.floor(random() * 12);
-      for (let k = 0; k < n; k++) text += random() < 0.4 ? pick(words) : pick(pieces);
-      if (i % 5 === 0) text += "A1b2C3d4".repeat(Math.floor(random() * 10));
-      const want = expected(text);
-      seen.add(want & 3);
-      if (scan(text) !== want) wrong.push(JSON.stringify(text));
-    }
-    for (const text of ["", "Identifier of record 7", "v1.2", "1 .2", "a:b", "A".repeat(63), "A".repeat(64)]) {
-      if (scan(text) !== expected(text)) wrong.push(JSON.stringify(text));
-    }
-    expect(wrong).toEqual([]);
-    // Plain, blob and not plain all came up.
-    expect([...seen].sort()).toEqual([0, 2, 3]);
   });
 });
