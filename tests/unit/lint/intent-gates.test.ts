@@ -105,5 +105,7 @@ describe("a text a rule reports carries the rule's bit", () => {
     const secrets = 1 << INTENT_RULES.indexOf("secret-access-request");
     expect(gates("Identifier of record 7") & (exfiltration | secrets)).toBe(exfiltration);
     expect(gates("A plain sentence")).toBe(0);
+    // tool-shadowing's "forbids another tool" is triggered by its negation, not its verb.
+    expect(gates("How to run step 7") & (1 << INTENT_RULES.indexOf("tool-shadowing"))).toBe(0);
   });
 });
