@@ -10,8 +10,18 @@ import { surfaceHashes } from "../../src/contract/hashes.ts";
 import { type CliResult, fixtureTarget, runCli } from "../helpers/cli.ts";
 import { limit } from "../helpers/clock.ts";
 
-export type { CliResult } from "../helpers/cli.ts";
-export { BIN, BUN, FIXTURE_SERVER, fixtureTarget, ROOT, runCli, startHttpFixture, tempDir } from "../helpers/cli.ts";
+export type { CliResult, Listening } from "../helpers/cli.ts";
+export {
+  BIN,
+  BUN,
+  FIXTURE_SERVER,
+  fixtureTarget,
+  ROOT,
+  runCli,
+  startHttpFixture,
+  startListening,
+  tempDir,
+} from "../helpers/cli.ts";
 
 /** A surface with every kind of item, deliberately out of order, with nested schema detail. */
 export const RICH = {

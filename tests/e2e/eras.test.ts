@@ -13,9 +13,11 @@ import {
   type CliResult,
   expectCleanFailure,
   FIXTURE_SERVER,
+  type Listening,
   ROOT,
   runCli,
   startHttpFixture,
+  startListening,
   tempDir,
 } from "./e2e-helpers.ts";
 
@@ -25,32 +27,9 @@ const CASE_MS = 60_000;
 /** The TARGET arguments that start the v2 fixture over stdio. */
 const v2 = (...flags: string[]) => ["--", BUN, V2_SERVER, ...flags];
 
-interface Running {
-  url: string;
-  stop: () => Promise<void>;
-}
-
 /** Start the v2 fixture over HTTP and return its /mcp URL. */
-async function startV2Http(...flags: string[]): Promise<Running> {
-  const proc = Bun.spawn([BUN, V2_SERVER, "--http", ...flags], { stdout: "pipe", stderr: "inherit", stdin: "ignore" });
-  const reader = proc.stdout.getReader();
-  let text = "";
-  const deadline = Date.now() + limit(15_000);
-  while (!/listening (\S+)/.test(text)) {
-    if (Date.now() > deadline) throw new Error(`v2 fixture did not start: ${text}`);
-    const { value, done } = await reader.read();
-    if (done) throw new Error(`v2 fixture exited before listening: ${text}`);
-    text += new TextDecoder().decode(value);
-  }
-  reader.releaseLock();
-  return {
-    url: (/listening (\S+)/.exec(text) as RegExpExecArray)[1] as string,
-    stop: async () => {
-      proc.kill("SIGTERM");
-      await proc.exited;
-    },
-  };
-}
+const startV2Http = (...flags: string[]): Promise<Listening> =>
+  startListening([BUN, V2_SERVER, "--http", ...flags], { other: "inherit" });
 
 const snapshot = (...args: string[]) => runCli(["snapshot", "-o", "-", ...args]);
 
@@ -85,10 +64,10 @@ function captured(result: CliResult): Captured {
   return JSON.parse(result.stdout) as Captured;
 }
 
-let dualHttp: Running;
-let modernHttp: Running;
-let cursorHttp: Running;
-let legacyHttp: Running;
+let dualHttp: Listening;
+let modernHttp: Listening;
+let cursorHttp: Listening;
+let legacyHttp: Listening;
 
 beforeAll(async () => {
   [dualHttp, modernHttp, cursorHttp] = await Promise.all([

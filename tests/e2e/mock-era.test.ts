@@ -11,44 +11,12 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { cliCommand } from "../helpers/cli.ts";
+import { cliCommand, type Listening, startListening } from "../helpers/cli.ts";
 import { limit } from "../helpers/clock.ts";
 import { BUN, expectMockCapture, ROOT, runCli, tempDir } from "./e2e-helpers.ts";
 
 const V2_SERVER = join(ROOT, "tests/fixtures/v2/server.ts");
 const CASE_MS = 60_000;
-
-interface Running {
-  url: string;
-  stop: () => Promise<void>;
-}
-
-/** Start a process that prints `listening URL` on `stream`, and return the URL. */
-async function startListening(argv: string[], stream: "stdout" | "stderr"): Promise<Running> {
-  const proc = Bun.spawn(argv, {
-    stdin: "ignore",
-    stdout: stream === "stdout" ? "pipe" : "ignore",
-    stderr: stream === "stderr" ? "pipe" : "ignore",
-  });
-  const reader = (stream === "stdout" ? proc.stdout : proc.stderr) as ReadableStream<Uint8Array>;
-  const read = reader.getReader();
-  let text = "";
-  const deadline = Date.now() + limit(15_000);
-  while (!/listening (\S+)/.test(text)) {
-    if (Date.now() > deadline) throw new Error(`${argv.join(" ")} did not start: ${text}`);
-    const { value, done } = await read.read();
-    if (done) throw new Error(`${argv.join(" ")} exited before listening: ${text}`);
-    text += new TextDecoder().decode(value);
-  }
-  read.releaseLock();
-  return {
-    url: (/listening (\S+)/.exec(text) as RegExpExecArray)[1] as string,
-    stop: async () => {
-      proc.kill("SIGTERM");
-      await proc.exited;
-    },
-  };
-}
 
 const INITIALIZE = {
   jsonrpc: "2.0",
@@ -74,13 +42,13 @@ const dir = tempDir();
 const modernOnlyLock = join(dir, "modern-only.json");
 const dualLock = join(dir, "dual.json");
 const modernOnlyStdioLock = join(dir, "modern-only-stdio.json");
-let modernOnly: Running;
-let dual: Running;
+let modernOnly: Listening;
+let dual: Listening;
 
 beforeAll(async () => {
   [modernOnly, dual] = await Promise.all([
-    startListening([BUN, V2_SERVER, "--http", "--modern-only"], "stdout"),
-    startListening([BUN, V2_SERVER, "--http"], "stdout"),
+    startListening([BUN, V2_SERVER, "--http", "--modern-only"]),
+    startListening([BUN, V2_SERVER, "--http"]),
   ]);
   const made = await Promise.all([
     runCli(["snapshot", "-q", "-o", modernOnlyLock, "--url", modernOnly.url]),
@@ -139,7 +107,9 @@ describe("the mock answers initialize as the captured server did", () => {
   test.concurrent(
     "modern-only over HTTP: the same 400 and error; capturing the mock reproduces the lockfile byte for byte",
     async () => {
-      const mock = await startListening([...cliCommand(), "mock", "--http", "--contract", modernOnlyLock], "stderr");
+      const mock = await startListening([...cliCommand(), "mock", "--http", "--contract", modernOnlyLock], {
+        on: "stderr",
+      });
       try {
         const [real, mocked] = await Promise.all([postInitialize(modernOnly.url), postInitialize(mock.url)]);
         expect(real.status).toBe(400);
@@ -161,7 +131,7 @@ describe("the mock answers initialize as the captured server did", () => {
   test.concurrent(
     'dual-era ("accepted") over HTTP: both eras are served, and the capture is reproduced with "accepted"',
     async () => {
-      const mock = await startListening([...cliCommand(), "mock", "--http", "--contract", dualLock], "stderr");
+      const mock = await startListening([...cliCommand(), "mock", "--http", "--contract", dualLock], { on: "stderr" });
       try {
         const mocked = await postInitialize(mock.url);
         expect(mocked.status).toBe(200);

@@ -14,9 +14,11 @@ import {
   type CliResult,
   cliCommand,
   fixtureTarget,
+  type Listening,
   ROOT,
   runCli,
   startHttpFixture,
+  startListening,
   tempDir,
 } from "../helpers/cli.ts";
 
@@ -51,28 +53,8 @@ writeFileSync(weatherCalls, `${WEATHER}\n`);
 
 const v2 = (variant: string, ...flags: string[]) => ["--", BUN, V2, "--forecast", variant, ...flags];
 
-async function startV2Http(variant: string, ...flags: string[]): Promise<{ url: string; stop: () => Promise<void> }> {
-  const proc = Bun.spawn([BUN, V2, "--http", "--forecast", variant, ...flags], {
-    stdout: "pipe",
-    stderr: "ignore",
-    stdin: "ignore",
-  });
-  const reader = proc.stdout.getReader();
-  let text = "";
-  while (!/listening (\S+)/.test(text)) {
-    const { value, done } = await reader.read();
-    if (done) throw new Error(`v2 server exited: ${text}`);
-    text += new TextDecoder().decode(value);
-  }
-  reader.releaseLock();
-  return {
-    url: (/listening (\S+)/.exec(text) as RegExpExecArray)[1] as string,
-    stop: async () => {
-      proc.kill("SIGTERM");
-      await proc.exited;
-    },
-  };
-}
+const startV2Http = (variant: string, ...flags: string[]): Promise<Listening> =>
+  startListening([BUN, V2, "--http", "--forecast", variant, ...flags]);
 
 const json = (stdout: string) =>
   JSON.parse(stdout) as {

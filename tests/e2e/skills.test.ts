@@ -9,9 +9,8 @@ import { beforeAll, describe, expect, test } from "bun:test";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { cliCommand } from "../helpers/cli.ts";
-import { limit } from "../helpers/clock.ts";
 import { parseReport } from "./contract-builders.ts";
-import { BUN, ROOT, runCli, tempDir } from "./e2e-helpers.ts";
+import { BUN, type Listening, ROOT, runCli, startListening, tempDir } from "./e2e-helpers.ts";
 
 const SKILLS_SERVER = join(ROOT, "tests/fixtures/v2/skills-server.ts");
 const CASE_MS = 60_000;
@@ -39,30 +38,8 @@ async function snapshot(output: string, ...args: string[]): Promise<string> {
 const skillsOf = (text: string): SkillEntry[] => JSON.parse(text).skills;
 
 /** Start the skills fixture over HTTP; its /mcp URL. */
-async function startHttp(...flags: string[]): Promise<{ url: string; stop: () => Promise<void> }> {
-  const proc = Bun.spawn([BUN, SKILLS_SERVER, "--http", ...flags], {
-    stdout: "pipe",
-    stderr: "inherit",
-    stdin: "ignore",
-  });
-  const reader = proc.stdout.getReader();
-  let text = "";
-  const deadline = Date.now() + limit(15_000);
-  while (!/listening (\S+)/.test(text)) {
-    if (Date.now() > deadline) throw new Error(`skills fixture did not start: ${text}`);
-    const { value, done } = await reader.read();
-    if (done) throw new Error(`skills fixture exited before listening: ${text}`);
-    text += new TextDecoder().decode(value);
-  }
-  reader.releaseLock();
-  return {
-    url: (/listening (\S+)/.exec(text) as RegExpExecArray)[1] as string,
-    stop: async () => {
-      proc.kill("SIGTERM");
-      await proc.exited;
-    },
-  };
-}
+const startHttp = (...flags: string[]): Promise<Listening> =>
+  startListening([BUN, SKILLS_SERVER, "--http", ...flags], { other: "inherit" });
 
 let modern = "";
 let legacy = "";

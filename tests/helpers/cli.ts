@@ -5,6 +5,7 @@
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import { limit } from "./clock.ts";
 
 export const ROOT = resolve(import.meta.dir, "../..");
 export const BIN = process.env.MCP_CONTRACT_BIN ? resolve(ROOT, process.env.MCP_CONTRACT_BIN) : undefined;
@@ -68,32 +69,54 @@ export function fixtureTarget(config: object = {}): string[] {
   return ["--env", `FIXTURE=${JSON.stringify(config)}`, "--", BUN, FIXTURE_SERVER];
 }
 
-/** Start the fixture server over HTTP (or legacy SSE) and return its base URL. */
-export async function startHttpFixture(config: object): Promise<{ url: string; stop: () => Promise<void> }> {
-  const proc = Bun.spawn([BUN, FIXTURE_SERVER], {
-    env: { ...process.env, FIXTURE: JSON.stringify({ transport: "http", ...config }) },
-    stdout: "pipe",
-    stderr: "pipe",
+/** A server process started for a test: the URL it printed, and how to stop it. */
+export interface Listening {
+  url: string;
+  stop: () => Promise<void>;
+}
+
+/**
+ * Start `argv` and wait until it prints `listening URL` on stdout (or `on: "stderr"`, as
+ * `mcp-contract mock --http` does): the fixtures and the mock all say where they listen that way.
+ * The other stream is ignored unless `other: "inherit"` shows it in the test's output.
+ */
+export async function startListening(
+  argv: string[],
+  options: { on?: "stdout" | "stderr"; other?: "ignore" | "inherit"; env?: Record<string, string | undefined> } = {},
+): Promise<Listening> {
+  const on = options.on ?? "stdout";
+  const other = options.other ?? "ignore";
+  const proc = Bun.spawn(argv, {
+    ...(options.env && { env: options.env }),
     stdin: "ignore",
+    stdout: on === "stdout" ? "pipe" : other,
+    stderr: on === "stderr" ? "pipe" : other,
   });
-  const reader = proc.stdout.getReader();
+  const reader = (on === "stdout" ? proc.stdout : proc.stderr) as ReadableStream<Uint8Array>;
+  const read = reader.getReader();
   let text = "";
-  const deadline = Date.now() + 15_000;
+  const deadline = Date.now() + limit(15_000);
   while (!/listening (\S+)/.test(text)) {
-    if (Date.now() > deadline) throw new Error(`fixture did not start: ${text}`);
-    const { value, done } = await reader.read();
-    if (done) throw new Error(`fixture exited before listening: ${text}`);
+    if (Date.now() > deadline) throw new Error(`${argv.join(" ")} did not start: ${text}`);
+    const { value, done } = await read.read();
+    if (done) throw new Error(`${argv.join(" ")} exited before listening: ${text}`);
     text += new TextDecoder().decode(value);
   }
-  reader.releaseLock();
-  const url = (/listening (\S+)/.exec(text) as RegExpExecArray)[1] as string;
+  read.releaseLock();
   return {
-    url,
+    url: (/listening (\S+)/.exec(text) as RegExpExecArray)[1] as string,
     stop: async () => {
       proc.kill("SIGTERM");
       await proc.exited;
     },
   };
+}
+
+/** Start the fixture server over HTTP (or legacy SSE) and return its base URL. */
+export function startHttpFixture(config: object): Promise<Listening> {
+  return startListening([BUN, FIXTURE_SERVER], {
+    env: { ...process.env, FIXTURE: JSON.stringify({ transport: "http", ...config }) },
+  });
 }
 
 export function tempDir(prefix = "mcp-contract-test-"): string {
