@@ -189,7 +189,8 @@ export function resolveTarget(
     };
   }
   if (command.length && bearerFromEnv) flags.bearer = undefined;
-  if (command === commandArgs) rejectLockfileAsCommand(command, opts.lockfileGoes);
+  // Only what was typed after the command: a config file's server says nothing of our flags.
+  if (!opts.server && !fromConfig) rejectLockfileAsCommand(command, opts.lockfileGoes);
   const target = parseTarget(command, flags);
   const headerNames = [...(flags.header ?? []), ...(flags.bearer ? ["Authorization: "] : [])];
   return {
