@@ -2,7 +2,7 @@
  * What `--hosts all` adds to `lint` on a 1,000-tool surface (goal: at most 20%). Prints lint's
  * time without and with every host profile, and their ratio, measured two ways: in process
  * (judgeLint on the parsed lockfile, the JSON report rendered), and through the compiled binary
- * when dist/mcp-contract exists (`bun scripts/build.ts`). Both wall and CPU time (user + system),
+ * when dist/mcp-contract exists (`bun scripts/build.ts`) or --bin names another build. Both wall and CPU time (user + system),
  * the median and the fastest run: on a shared machine wall time carries other processes' load,
  * CPU time much less. The surface is scripts/bench.ts's lint surface (synthetic tools, a dozen
  * schema shapes repeated), or with --distinct every tool its own schema (no shape shared: the
@@ -13,7 +13,9 @@
  * The synthetic surfaces are the worst case for the report (each of their tools is rejected by
  * four rules); the real one is what a server's users meet. Not a test.
  *
- *   bun scripts/bench-hosts.ts [--tools N] [--runs N] [--distinct | --real]
+ * --write PATH writes the surface's lockfile there and measures nothing (to profile one build).
+ *
+ *   bun scripts/bench-hosts.ts [--tools N] [--runs N] [--distinct | --real] [--bin PATH] [--write PATH]
  */
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -37,7 +39,8 @@ const TOOLS = flag("--tools", 1000);
 const RUNS = flag("--runs", 7);
 const DISTINCT = process.argv.includes("--distinct");
 const REAL = process.argv.includes("--real");
-const BIN = join(import.meta.dir, "../dist/mcp-contract");
+const binAt = process.argv.indexOf("--bin");
+const BIN = binAt === -1 ? join(import.meta.dir, "../dist/mcp-contract") : (process.argv[binAt + 1] ?? "");
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] as number;
 
@@ -68,10 +71,17 @@ function realSurface(count: number): Contract {
   return { ...first, tools: picked, resources: [], resourceTemplates: [], prompts: [] };
 }
 
+const surface = serializeContract(REAL ? realSurface(TOOLS) : syntheticPair(TOOLS, 0.05, 7, DISTINCT)[0]);
+const writeAt = process.argv.indexOf("--write");
+if (writeAt !== -1) {
+  writeFileSync(process.argv[writeAt + 1] ?? "", surface);
+  process.exit(0);
+}
+
 const dir = mkdtempSync(join(tmpdir(), "bench-hosts-"));
 try {
   const file = join(dir, "lint.json");
-  writeFileSync(file, serializeContract(REAL ? realSurface(TOOLS) : syntheticPair(TOOLS, 0.05, 7, DISTINCT)[0]));
+  writeFileSync(file, surface);
   const text = readFileSync(file, "utf8");
 
   interface Sample {
@@ -144,7 +154,7 @@ try {
     }
     report("binary", a, b);
   } else {
-    console.log("binary: dist/mcp-contract not built (bun scripts/build.ts), skipped");
+    console.log(`binary: ${BIN} not built (bun scripts/build.ts), skipped`);
   }
 } finally {
   rmSync(dir, { recursive: true, force: true });
