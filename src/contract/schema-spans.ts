@@ -39,6 +39,16 @@ const MAX_RECENT = 16;
 /** Tools read before giving up when schemas do not repeat (one distinct shape in four schemas or more). */
 const PROBE_TOOLS = 64;
 
+/**
+ * A tool measured as it was checked, parsed from its own text: its compact JSON length, and
+ * whether its inputSchema and outputSchema hold objects (its own: no other tool holds them).
+ */
+export interface MeasuredTool {
+  length: number;
+  input: boolean;
+  output: boolean;
+}
+
 /** What was found of one tool: its schemas' shapes (-1: none) and its compact JSON length (-1: not measured). */
 export interface ToolShape {
   input: number;
@@ -69,8 +79,8 @@ export class SchemaSpans implements ToolReader {
   private readonly byLength = new Map<number, number[]>();
   private readonly recent: number[][] = [[], []];
   private readonly found = new WeakMap<object, ToolShape>();
-  /** With `measure`: the compact JSON length of each tool checked without a shape. */
-  private readonly lengths = new WeakMap<object, number>();
+  /** With `measure`: each tool checked without a shape, measured. */
+  private readonly lengths = new WeakMap<object, MeasuredTool>();
   private before: SchemaSpans | undefined;
   private readonly measure: boolean;
   private tools = 0;
@@ -112,12 +122,20 @@ export class SchemaSpans implements ToolReader {
   private measured(tool: unknown, text: string): boolean {
     const length = measuredToolPasses(tool, !text.includes("\\"));
     if (length === -1) return false;
-    if (isJsonObject(tool)) this.lengths.set(tool, length);
+    // Its schemas' kinds are read while the tool is still in the processor's caches; a tool
+    // parsed from its own text holds objects no other tool holds (shapes.ts shapesByIdentity).
+    if (isJsonObject(tool)) {
+      this.lengths.set(tool, {
+        length,
+        input: isJsonObject(tool.inputSchema),
+        output: isJsonObject(tool.outputSchema),
+      });
+    }
     return true;
   }
 
-  /** The compact JSON length of a tool measured as it was checked without a shape, if it was. */
-  lengthOf(tool: object): number | undefined {
+  /** A tool measured as it was checked without a shape, if it was. */
+  measuredOf(tool: object): MeasuredTool | undefined {
     return this.lengths.get(tool);
   }
 

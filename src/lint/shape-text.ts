@@ -27,7 +27,7 @@ export class ShapeReader extends SchemaSpans {
   shapesOf(contract: Contract): SurfaceSizes | undefined {
     const tools = contract.tools;
     if (tools.length === 0) return undefined;
-    if (this.gaveUpEarly()) return shapesByIdentity(contract, (tool) => this.lengthOf(tool));
+    if (this.gaveUpEarly()) return shapesByIdentity(contract, (tool) => this.measuredOf(tool));
     if (!this.repeats()) return undefined;
     const shapes = {
       inputSchema: new Int32Array(tools.length),

@@ -9,6 +9,7 @@
  */
 import { compactLength } from "../contract/compact-length.ts";
 import { type Contract, isJsonObject, type Tool } from "../contract/model.ts";
+import type { MeasuredTool } from "../contract/schema-spans.ts";
 
 /** Measured without making the text: in src/contract/, as the reader measures each tool while checking it. */
 export { compactLength };
@@ -52,27 +53,38 @@ const SCHEMA_FIELDS = new Set(["inputSchema", "outputSchema"]);
 /**
  * The shapes and sizes of a surface whose schemas rarely repeat (src/lint/shape-text.ts): a
  * schema object is its own shape (tools that hold one object share it), and each tool is
- * measured by compactLength (`measured`: its length as the reader measured it while checking
- * it, when it did), so no schema is serialized. On 10,000 tools whose schemas all
- * differ, serializing them made 45 MB of text only to be hashed and measured.
+ * measured by compactLength, so no schema is serialized. On 10,000 tools whose schemas all
+ * differ, serializing them made 45 MB of text only to be hashed and measured. `measured`: what
+ * the reader found of a tool as it checked it, if it did (its length, and which of its schema
+ * fields hold objects of its own): such a tool is not walked again, and its schemas take the
+ * next ids without being looked up (no other tool holds them).
  */
 export function shapesByIdentity(
   contract: Contract,
-  measured: (tool: object) => number | undefined = () => undefined,
+  measured: (tool: object) => MeasuredTool | undefined = () => undefined,
 ): SurfaceSizes {
   const tools = contract.tools;
   const ids = new Map<object, number>();
+  let next = 0;
   const shapes = { inputSchema: new Int32Array(tools.length), outputSchema: new Int32Array(tools.length) };
   const toolLengths: number[] = new Array(tools.length);
   for (let i = 0; i < tools.length; i++) {
     const tool = tools[i] as Tool;
-    toolLengths[i] = measured(tool) ?? compactLength(tool);
+    const own = measured(tool);
+    if (own !== undefined) {
+      // A lookup per schema object on 10,000 tools cost more than the rest of the index.
+      toolLengths[i] = own.length;
+      shapes.inputSchema[i] = own.input ? next++ : -1;
+      shapes.outputSchema[i] = own.output ? next++ : -1;
+      continue;
+    }
+    toolLengths[i] = compactLength(tool);
     for (const key of ["inputSchema", "outputSchema"] as const) {
       const schema = isJsonObject(tool) ? tool[key] : undefined;
       let id = -1;
       if (isJsonObject(schema)) {
-        id = ids.get(schema) ?? ids.size;
-        if (id === ids.size) ids.set(schema, id);
+        id = ids.get(schema) ?? next;
+        if (id === next) ids.set(schema, next++);
       }
       shapes[key][i] = id;
     }

@@ -16,7 +16,7 @@ import { toolPasses } from "../../../src/contract/validate.ts";
 import { lintContract } from "../../../src/lint/lint.ts";
 import { toolListSize } from "../../../src/lint/rules-quality.ts";
 import { ShapeReader } from "../../../src/lint/shape-text.ts";
-import { compactLength, declareShapes, indexShapes } from "../../../src/lint/shapes.ts";
+import { compactLength, declareShapes, indexShapes, shapesByIdentity } from "../../../src/lint/shapes.ts";
 import { prng } from "../../../src/util/random.ts";
 import { contract } from "../diff/helpers.ts";
 
@@ -463,6 +463,29 @@ describe("shapes read from the lockfile text as it is parsed", () => {
     const { contract: read_, sizes } = read(text);
     expect(sizes).toBeDefined();
     expect(sizes!.toolLengths).toEqual(read_.tools.map((t) => JSON.stringify(t).length));
+  });
+
+  test("tools the reader measured take the ids the lookup by object gives them", () => {
+    // The probed tools share schemas in pairs (too few repeats: the reader gives up, and the
+    // pairs hold one object each); the tools after them were measured; some have no schema.
+    const tools: Tool[] = Array.from({ length: 90 }, (_, i) => {
+      const tool: Tool = { name: `t${i}` };
+      if (i % 7 !== 3) tool.inputSchema = { type: "object", description: `in ${i < 64 ? i >> 1 : i}` };
+      if (i % 3 === 0) tool.outputSchema = { type: "object", description: `out ${i < 64 ? i >> 1 : i}` };
+      return tool;
+    });
+    const text = serializeContract(contract({ tools }));
+    const reader = new ShapeReader();
+    const read_ = parseContract(text, "x.json", { reader });
+    expect(reader.gaveUpEarly()).toBe(true);
+    expect(read_.tools.filter((t) => reader.measuredOf(t) !== undefined).length).toBeGreaterThan(20);
+    expect(read_.tools[0]!.inputSchema).toBe(read_.tools[1]!.inputSchema!);
+    const sizes = reader.shapesOf(read_)!;
+    const looked = shapesByIdentity(read_);
+    expect(sizes.toolLengths).toEqual(looked.toolLengths);
+    expect([...sizes.shapes.inputSchema]).toEqual([...looked.shapes.inputSchema]);
+    expect([...sizes.shapes.outputSchema]).toEqual([...looked.shapes.outputSchema]);
+    expect(sizes.toolLengths).toEqual(read_.tools.map((t) => JSON.stringify(t).length));
   });
 
   test("a tool the reader measures as it checks it fails the check as it fails toolPasses", () => {
