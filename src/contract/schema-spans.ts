@@ -98,6 +98,9 @@ export class SchemaSpans implements ToolReader {
    */
   readonly parse = (text: string): unknown => (this.gaveUp ? undefined : this.assemble(text));
 
+  /** Whether `parse` may still build a tool: not once the first tools showed that schemas rarely repeat. */
+  readonly building = (): boolean => !this.gaveUp;
+
   /** The boundary check of each tool as it is parsed (toolPasses), reading its shapes on the way. */
   readonly check: ToolCheck = (tool, text) => {
     let shape = this.found.get(tool as object);

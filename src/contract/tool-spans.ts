@@ -26,6 +26,14 @@ const CLOSE = "\n  ]";
 const NAME_START = '{\n      "name": ';
 /** Texts compared at most per look-up: a file of many same-named tools must not make reading quadratic. */
 const MAX_CANDIDATES = 64;
+/**
+ * Where the search for a tool's closing line may start, as a share of the shortest tool read so
+ * far: searching every character of a big file for it cost as much as a fifth of parsing it. A
+ * tool shorter than that is cut too long, which JSON.parse refuses (two values), and is cut
+ * again from its start; each such tool makes the shortest at least a quarter shorter, so at most
+ * log base 4/3 of (longest / shortest) tools are parsed twice in any file.
+ */
+const SKIP_SHARE = 0.75;
 
 /** One tool's text and its value. */
 export interface Span {
@@ -70,11 +78,14 @@ export type ToolCheck = (tool: unknown, text: string) => boolean;
 
 /**
  * How a caller reads each tool it has not seen before: `parse(text)` builds the tool from its
- * span, equal to JSON.parse of it, or answers undefined (JSON.parse it then); `check` as above.
+ * span, equal to JSON.parse of it, or answers undefined (JSON.parse it then); `check` as above;
+ * `building()`: whether `parse` may still build a tool (when it has stopped, each tool is
+ * JSON.parse'd, and its span may be found by a search that skips its start).
  */
 export interface ToolReader {
   check: ToolCheck;
   parse?: (text: string) => unknown;
+  building?: () => boolean;
 }
 
 /**
@@ -93,6 +104,10 @@ export function parseByTools(text: string, reader?: ToolReader, shared?: SharedT
     // so most tools are the next one there, and one text comparison settles them.
     let expected = 0;
     let from = start + OPEN.length - 1;
+    // Spans are found by a search that skips the start of each tool only without a lockfile to
+    // share with (its tools are compared text by text) and once the reader parses no more.
+    const skips = !shared && (reader?.parse === undefined || reader.building !== undefined);
+    let shortest = Number.POSITIVE_INFINITY;
     for (;;) {
       let span: Span | undefined;
       let end = -1;
@@ -106,17 +121,27 @@ export function parseByTools(text: string, reader?: ToolReader, shared?: SharedT
         }
       }
       if (span === undefined) {
-        const at = text.indexOf(TOOL_END, from);
-        if (at === -1) return undefined;
-        end = at + TOOL_END.length;
-        const own = text.slice(from, end);
+        let own: string | undefined;
+        let value: unknown;
+        if (skips && shortest !== Number.POSITIVE_INFINITY && reader?.building?.() !== true) {
+          own = longer(text, from, from + Math.floor(shortest * SKIP_SHARE));
+          value = own === undefined ? undefined : wholeValue(own);
+          if (value === undefined) own = undefined;
+        }
+        if (own === undefined) {
+          const at = text.indexOf(TOOL_END, from);
+          if (at === -1) return undefined;
+          own = text.slice(from, at + TOOL_END.length);
+        }
+        end = from + own.length;
+        if (own.length < shortest) shortest = own.length;
         // The expected tool, changed (the same name line), is followed by the next one; else look it up.
         const inPlace = hint !== undefined && firstLine(own) === firstLine(hint.text);
         const found = inPlace || !shared ? { next: expected + 1 } : findPrevious(own, shared);
         if (found.next !== undefined) expected = found.next;
         span = found.span;
         if (span === undefined) {
-          span = { text: own, value: reader?.parse?.(own) ?? JSON.parse(own) };
+          span = { text: own, value: value !== undefined ? value : (reader?.parse?.(own) ?? JSON.parse(own)) };
           passed.push(reader?.check(span.value, own) === true);
         } else passed.push(true);
       } else passed.push(true);
@@ -138,6 +163,26 @@ export function parseByTools(text: string, reader?: ToolReader, shared?: SharedT
       skeleton.tools = spans.map((s) => s.value) as JsonObject[];
       return { data: skeleton, spans, passed };
     }
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The span from `from` to the first tool's closing line at `skipTo` or after, or undefined when
+ * there is none. It is the tool's whole text when the tool ends there or later: the same span a
+ * search from `from` finds when the tool's first closing line is its end, and, where it is not
+ * (another layout), still one value if it parses as one (parseByTools' proof holds either way).
+ */
+function longer(text: string, from: number, skipTo: number): string | undefined {
+  const at = text.indexOf(TOOL_END, skipTo);
+  return at === -1 ? undefined : text.slice(from, at + TOOL_END.length);
+}
+
+/** JSON.parse of a text, or undefined when it is not one JSON value (a span cut past its tool's end). */
+function wholeValue(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
   } catch {
     return undefined;
   }

@@ -86,6 +86,38 @@ describe("tools read one by one", () => {
     for (const variant of misleading) expectAgreesWithParse(variant);
   });
 
+  test("a search for a tool's end that skips its start cuts the spans a search from its start cuts", () => {
+    // Without a reader that builds tools, spans are searched for past three quarters of the
+    // shortest tool so far: tools that shrink (each cut too long first), grow, or vary.
+    const exact = { check: () => true, parse: () => undefined };
+    const skipping = { check: () => true, parse: () => undefined, building: () => false };
+    const sized = (lengths: number[]) =>
+      serializeContract({
+        ...(syntheticPair(1)[0] as Contract),
+        tools: lengths.map((n, i) => ({
+          name: `t${String(i).padStart(3, "0")}`,
+          description: "d".repeat(n),
+          inputSchema: { type: "object", properties: { p: { type: "string", description: "}".repeat(n % 7) } } },
+        })),
+      });
+    const rng = fc.sample(fc.nat({ max: 3000 }), { seed: 20261202, numRuns: 200 });
+    const files = [
+      Array.from({ length: 60 }, (_, i) => 3000 - i * 50),
+      Array.from({ length: 60 }, (_, i) => i * 50),
+      Array.from({ length: 60 }, () => 500),
+      rng,
+    ].map(sized);
+    for (const text of files) {
+      const cut = parseByTools(text, exact);
+      expect(cut).toBeDefined();
+      for (const reader of [skipping, undefined]) {
+        const read = parseByTools(text, reader);
+        expect(read?.spans.map((s) => s.text)).toEqual(cut!.spans.map((s) => s.text));
+        expect(read?.data).toEqual(JSON.parse(text));
+      }
+    }
+  });
+
   test("never disagree with JSON.parse on random edits of a lockfile's text", () => {
     const text = serializeContract(syntheticPair(2)[0] as Contract);
     const pieces = ["},\n    {", "}\n  ]", '\n  "tools": [\n    {', ",", "[", "]", "{", "}", '"', " ", "\n", "0"];
