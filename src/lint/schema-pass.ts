@@ -28,7 +28,11 @@ export interface SchemaVisitor {
    * (found.ts NodeWalker).
    */
   visit(node: SchemaNode, root: JsonObject, key: SchemaKey, out: SchemaFound[]): void;
-  /** The schema's findings from what `visit` found, when the rule adds to them (default: as found). */
+  /**
+   * The schema's findings from what `visit` found, when the rule adds to them (default: as found).
+   * `found` is the pass's own list, emptied for the next schema: read it during the call, or
+   * return it (the pass then keeps a copy), but do not keep it.
+   */
   finish?(root: JsonObject, key: SchemaKey, found: SchemaFound[]): SchemaFound[];
 }
 
@@ -70,6 +74,7 @@ function runPass(
     // The visitors as a list: looked up by id at every node, they cost more than some visits.
     const visits = readers.map((id) => visitors[id]!);
     const outs = readers.map(() => [] as SchemaFound[]);
+    const byVisitor = readers.map((id) => results.get(id)![k]!);
     const walked: boolean[] = [];
     let root: JsonObject | undefined;
     // The keywords some visitor waits for, and each visitor's marks among them (0: every node).
@@ -93,11 +98,14 @@ function runPass(
       riding?.begin(shape);
       walker.walk(schema, `/${key}`);
       riding?.end(shape);
-      readers.forEach((id, r) => {
-        const visitor = visitors[id]!;
-        const list = visitor.finish ? visitor.finish(schema, key, [...outs[r]!]) : outs[r]!;
-        results.get(id)![k]![shape] = list.length === 0 ? NONE : [...list];
-      });
+      // A loop, and no copy of a list that stays empty (most do): on 20,000 schemas a spread per
+      // visitor and shape cost about as much as some visitors' visits.
+      for (let r = 0; r < visits.length; r++) {
+        const visitor = visits[r]!;
+        const own = outs[r]!;
+        const list = visitor.finish ? visitor.finish(schema, key, own) : own;
+        byVisitor[r]![shape] = list.length === 0 ? NONE : list === own ? own.slice() : list;
+      }
     }
   });
   return results;

@@ -77,35 +77,116 @@ class SchemaText implements SurfaceText {
   }
 }
 
+/** Each schema key's pointer ("/inputSchema"), made once. */
+const SCHEMA_ROOTS = SCHEMA_KEYS.map((key) => `/${key}`);
+
 /** A text as a plain object under `name` (a class's getter would not survive a spread). */
 function named(t: SurfaceText, name: string): SurfaceText {
   return { kind: t.kind, name, path: t.path, text: t.text, role: t.role };
 }
 
 /**
- * The way from a schema's root to the node being walked: a segment per level, and each level's
- * Place once a kept text needed it. Places are made only for the ancestors of kept texts: one
- * per node walked was most of what collecting the texts allocated, and on big surfaces most
- * texts are silent and never kept.
+ * The walk that finds a schema's texts, in the order they are written, with how each was
+ * judged: one per collection, so that a text needs no closure to reach the loudness test or the
+ * list it goes to (on a 10,000-tool surface whose schemas all differ, 955k texts were each
+ * handed through two closures). It keeps the way from the root to the node being walked, a
+ * segment per level, and each level's Place once a kept text needs it: Places are made only
+ * for the ancestors of kept texts (one per node walked was most of what collecting the texts
+ * allocated, and on big surfaces most texts are silent and never kept).
  */
-class Trail {
-  private readonly segments: (string | number)[];
-  private readonly places: (Place | undefined)[];
-  private depth = 1;
-  constructor(root: string) {
-    this.segments = [root];
-    this.places = [new Place(undefined, root)];
+class TextWalk {
+  private readonly segments: (string | number)[] = [];
+  private readonly places: (Place | undefined)[] = [];
+  private depth = 0;
+  /** Texts seen so far, kept or not. */
+  seen = 0;
+  /** Where the texts of the schema being walked go, the name they go under, and the OR of their loudness. */
+  private into: SurfaceText[] = [];
+  private name = "";
+  private loudest = 0;
+  constructor(private readonly loudness: Loudness | undefined) {}
+
+  /** How loud a text seen is, 0: not kept (asked before it is made: most are not, on big surfaces). */
+  judge(text: string, role: SurfaceText["role"]): number {
+    this.seen++;
+    return this.loudness === undefined ? -1 : this.loudness(text, role);
   }
-  enter(segment: string | number): void {
+
+  /** The kept texts of `schema` (at pointer `root`) pushed to `into` under `name`; returns the OR of their loudness. */
+  schema(schema: Json | undefined, root: string, name: string, into: SurfaceText[]): number {
+    this.segments[0] = root;
+    this.places[0] = new Place(undefined, root);
+    this.depth = 1;
+    this.into = into;
+    this.name = name;
+    this.loudest = 0;
+    this.walk(schema);
+    return this.loudest;
+  }
+
+  private walk(node: Json | undefined): void {
+    if (Array.isArray(node)) {
+      for (let i = 0; i < node.length; i++) {
+        const item = node[i];
+        // Only an object or a list can hold a text.
+        if (item !== null && typeof item === "object") {
+          this.enter(i);
+          this.walk(item);
+          this.depth--;
+        }
+      }
+      return;
+    }
+    if (!isJsonObject(node)) return;
+    // for...in, not Object.entries: a pair per key was a fifth of this walk on big surfaces.
+    for (const key in node) {
+      const value = node[key] as Json;
+      if (value === null || typeof value !== "object") {
+        if ((key === "description" || key === "title" || key === "const") && typeof value === "string") {
+          this.text(key, value, "text");
+        }
+        continue;
+      }
+      if (key === "enum" && Array.isArray(value)) {
+        this.enter(key);
+        for (let i = 0; i < value.length; i++) {
+          const v = value[i];
+          if (typeof v === "string") this.text(i, v, "text");
+        }
+        this.depth--;
+      } else if (key === "properties" && isJsonObject(value)) {
+        this.enter(key);
+        for (const prop in value) {
+          this.text(prop, prop, "name");
+          this.enter(prop);
+          this.walk(value[prop]);
+          this.depth--;
+        }
+        this.depth--;
+      } else if (!isSchemaData(key)) {
+        this.enter(key);
+        this.walk(value);
+        this.depth--;
+      }
+    }
+  }
+
+  private enter(segment: string | number): void {
     this.segments[this.depth] = segment;
     this.places[this.depth] = undefined;
     this.depth++;
   }
-  leave(): void {
-    this.depth--;
+
+  /** A text at `segment` under the node being walked. */
+  private text(segment: string | number, text: string, role: "name" | "text"): void {
+    const loud = this.judge(text, role);
+    if (loud === 0) return;
+    this.into.push(new SchemaText(this.name, this.here(), segment, text, role, loud));
+    this.loudest |= loud;
   }
+
   /** The Place of the node being walked, made with its missing ancestors on first need (the root's always is). */
-  here(): Place {
+  private here(): Place {
     let d = this.depth - 1;
     while (this.places[d] === undefined) d--;
     let place = this.places[d] as Place;
@@ -114,56 +195,6 @@ class Trail {
       this.places[d] = place;
     }
     return place;
-  }
-}
-
-/** A text found at `segment` under the node being walked (trail.here() is where it sits). */
-type AddText = (trail: Trail, segment: string | number, text: string, role: "name" | "text") => void;
-
-function walkSchema(node: Json | undefined, trail: Trail, add: AddText) {
-  if (Array.isArray(node)) {
-    for (let i = 0; i < node.length; i++) {
-      const item = node[i];
-      // Only an object or a list can hold a text.
-      if (item !== null && typeof item === "object") {
-        trail.enter(i);
-        walkSchema(item, trail, add);
-        trail.leave();
-      }
-    }
-    return;
-  }
-  if (!isJsonObject(node)) return;
-  // for...in, not Object.entries: a pair per key was a fifth of this walk on big surfaces.
-  for (const key in node) {
-    const value = node[key] as Json;
-    if (value === null || typeof value !== "object") {
-      if ((key === "description" || key === "title" || key === "const") && typeof value === "string") {
-        add(trail, key, value, "text");
-      }
-      continue;
-    }
-    if (key === "enum" && Array.isArray(value)) {
-      trail.enter(key);
-      for (let i = 0; i < value.length; i++) {
-        const v = value[i];
-        if (typeof v === "string") add(trail, i, v, "text");
-      }
-      trail.leave();
-    } else if (key === "properties" && isJsonObject(value)) {
-      trail.enter(key);
-      for (const prop in value) {
-        add(trail, prop, prop, "name");
-        trail.enter(prop);
-        walkSchema(value[prop], trail, add);
-        trail.leave();
-      }
-      trail.leave();
-    } else if (!isSchemaData(key)) {
-      trail.enter(key);
-      walkSchema(value, trail, add);
-      trail.leave();
-    }
   }
 }
 
@@ -275,34 +306,26 @@ function collectUnits(contract: Contract, collect: Collect): Collected & { seen:
   const units: TextUnit[] = [];
   // The shared units' distinct texts, numbered in the order first seen.
   const numbers = new Map<string, number>();
-  const loudness = collect.loudness;
-  let seen = 0;
-  /** How loud a text seen is, 0: not kept (asked before it is made: most are not, on big surfaces). */
-  const kept = (text: string, role: SurfaceText["role"]) => {
-    seen++;
-    return loudness === undefined ? -1 : loudness(text, role);
-  };
-  /** A unit of an item's own texts: `add` keeps a text seen there, `push` one already judged loud. */
+  const walk = new TextWalk(collect.loudness);
+  /** A unit of an item's own texts: `add` keeps a text seen there (its schema's texts too, when it has no shape). */
   const item = (kind: TargetKind, name: string, obj: JsonObject, fields: readonly string[]) => {
     const unit: TextUnit & { loud: number } = { texts: [], loud: 0 };
     units.push(unit);
-    const push = (t: SurfaceText & { loud: number }) => {
-      unit.texts.push(t);
-      unit.loud |= t.loud;
-    };
     const add = (path: string, text: string, role: "name" | "text") => {
-      const loud = kept(text, role);
-      if (loud !== 0) push({ kind, name, path, text, role, loud });
+      const loud = walk.judge(text, role);
+      if (loud === 0) return;
+      unit.texts.push({ kind, name, path, text, role, loud });
+      unit.loud |= loud;
     };
     for (const field of fields) {
       const value = obj[field];
       if (typeof value === "string") add(`/${field}`, value, field === "name" ? "name" : "text");
     }
-    return Object.assign(add, { push });
+    return Object.assign(add, { unit });
   };
   if (typeof contract.instructions === "string") {
     const text = contract.instructions;
-    const loud = kept(text, "text");
+    const loud = walk.judge(text, "text");
     const texts: SurfaceText[] = [];
     if (loud !== 0) texts.push({ kind: "server", name: "", path: "/instructions", text, role: "text", loud });
     units.push({ texts, loud });
@@ -314,42 +337,36 @@ function collectUnits(contract: Contract, collect: Collect): Collected & { seen:
   const { shapes } = indexShapes(contract);
   const tools = contract.tools;
   for (let index = 0; index < tools.length; index++) {
-    if (collect.stopAt !== undefined && seen >= collect.stopAt) return { units, seen, distinct: numbers.size };
+    if (collect.stopAt !== undefined && walk.seen >= collect.stopAt) {
+      return { units, seen: walk.seen, distinct: numbers.size };
+    }
     const tool = tools[index]!;
     const add = item("tool", tool.name, tool, ["name", "title", "description"]);
     const annotations = tool.annotations;
     if (isJsonObject(annotations) && typeof annotations.title === "string") {
       add("/annotations/title", annotations.title, "text");
     }
-    SCHEMA_KEYS.forEach((key, k) => {
+    for (let k = 0; k < SCHEMA_KEYS.length; k++) {
+      const key = SCHEMA_KEYS[k]!;
       const schema = tool[key];
       const shape = shapes[key][index] ?? -1;
       if (shape === -1) {
         // No shape: the schema's texts are the tool's own.
-        walkSchema(schema, new Trail(`/${key}`), (trail, segment, text, role) => {
-          const loud = kept(text, role);
-          if (loud !== 0) add.push(new SchemaText(tool.name, trail.here(), segment, text, role, loud));
-        });
-        return;
+        add.unit.loud |= walk.schema(schema, SCHEMA_ROOTS[k]!, tool.name, add.unit.texts);
+        continue;
       }
       let known = shared[k]!.get(shape);
       if (!known) {
         const texts: SurfaceText[] = [];
-        const before = seen;
-        let loudest = 0;
-        walkSchema(schema, new Trail(`/${key}`), (trail, segment, text, role) => {
-          const loud = kept(text, role);
-          if (loud === 0) return;
-          texts.push(new SchemaText("", trail.here(), segment, text, role, loud));
-          loudest |= loud;
-        });
-        known = { texts, ids: textNumbers(texts, numbers), slot: slots++, count: seen - before, loud: loudest };
+        const before = walk.seen;
+        const loud = walk.schema(schema, SCHEMA_ROOTS[k]!, "", texts);
+        known = { texts, ids: textNumbers(texts, numbers), slot: slots++, count: walk.seen - before, loud };
         shared[k]!.set(shape, known);
-      } else seen += known.count;
+      } else walk.seen += known.count;
       if (known.texts.length > 0) {
         units.push({ texts: known.texts, tool: tool.name, slot: known.slot, ids: known.ids, loud: known.loud });
       }
-    });
+    }
   }
   for (const prompt of contract.prompts) {
     const add = item("prompt", prompt.name, prompt, ["name", "title", "description"]);
@@ -375,7 +392,7 @@ function collectUnits(contract: Contract, collect: Collect): Collected & { seen:
     if (typeof front.name === "string") add("/frontmatter/name", front.name, "name");
     if (typeof front.description === "string") add("/frontmatter/description", front.description, "text");
   }
-  return { units, seen, distinct: numbers.size };
+  return { units, seen: walk.seen, distinct: numbers.size };
 }
 
 /** The number of each text among `numbers`, a new text getting the next one. */
