@@ -268,20 +268,21 @@ function itemProblem(list: SurfaceList, item: Json, index: number): ContractProb
  * item field, too deep a value, a number that is not finite. Undefined when there is none.
  * `passed(i)`: whether the tool at $.tools[i] is known to pass already (read.ts: toolPasses said
  * so as it was parsed, or the same value passed in the lockfile read before, where tools sit at
- * the same depth); such tools are not walked again. The answer is the same either way: a tool
- * that passes adds no problem.
+ * the same depth); such tools are not walked again, and with `true` (every tool is) neither is
+ * the list. The answer is the same either way: a tool that passes adds no problem.
  */
 export function findContractProblem(
   contract: Contract,
   limit: number = MAX_NESTING_DEPTH,
   fields = true,
-  passed?: (index: number) => boolean,
+  passed?: ((index: number) => boolean) | true,
 ): ContractProblem | undefined {
   const source = contract as unknown as Record<string, Json>;
   for (const list of fields ? SURFACE_LISTS : []) {
     const items = source[list.key];
     if (!Array.isArray(items)) continue;
     const known = list.key === "tools" ? passed : undefined;
+    if (known === true) continue;
     for (let i = 0; i < items.length; i++) {
       const item = items[i] as Json;
       if (known?.(i) || itemPasses(list, item)) continue;
@@ -356,7 +357,7 @@ function itemPasses(list: SurfaceList, item: Json): boolean {
 function contractSound(
   contract: Record<string, Json>,
   limit: number,
-  passed: ((index: number) => boolean) | undefined,
+  passed: ((index: number) => boolean) | true | undefined,
 ): boolean {
   if (passed === undefined || limit < 3) return isSound(contract, 1, limit);
   for (const key in contract) {
@@ -365,6 +366,7 @@ function contractSound(
       if (!isSound(child, 2, limit)) return false;
       continue;
     }
+    if (passed === true) continue;
     for (let i = 0; i < child.length; i++) if (!passed(i) && !isSound(child[i], 3, limit)) return false;
   }
   return true;
