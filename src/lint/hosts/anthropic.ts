@@ -5,7 +5,7 @@
 import { isJsonObject } from "../../contract/model.ts";
 import { dottedChild, pointer } from "../../contract/pointer.ts";
 import type { HostProfile } from "./model.ts";
-import { checkName, type NameRule, nameProblem, renameFor } from "./names.ts";
+import { checkName, fitsName, type NameRule, nameProblem, renameFor } from "./names.ts";
 import { hostRule } from "./rule.ts";
 
 const HOST = "anthropic";
@@ -48,12 +48,13 @@ export const ANTHROPIC: HostProfile = {
   title: "Anthropic Messages API, custom tools",
   rules: ANTHROPIC_RULES,
   tool: checkName("anthropic-name-invalid", TOOL_NAME, "the API answers 400 for the whole request"),
+  wakes: { keys: ["properties"] },
   node(node, hit) {
     const properties = node.schema.properties;
-    if (!isJsonObject(properties)) return;
-    for (const key of Object.keys(properties)) {
-      const problem = nameProblem(key, PROPERTY_KEY);
-      if (problem === undefined) continue;
+    if (properties === undefined || !isJsonObject(properties)) return;
+    for (const key in properties) {
+      if (fitsName(key, PROPERTY_KEY)) continue;
+      const problem = nameProblem(key, PROPERTY_KEY) as string;
       hit(
         "anthropic-property-key-invalid",
         () => ({

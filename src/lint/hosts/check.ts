@@ -13,6 +13,7 @@ import { show, visitSchema } from "../found.ts";
 import { indexShapes, type SurfaceSizes } from "../shapes.ts";
 import type { HostHit, HostProfile, NodeHit, SchemaNode } from "./model.ts";
 import { hostProfile } from "./profiles.ts";
+import { Wakes } from "./wakes.ts";
 
 export interface HostFinding {
   rule: string;
@@ -22,6 +23,12 @@ export interface HostFinding {
   /** The message without its target prefix ("tool NAME: "). */
   detail: string;
   evidence?: Json;
+}
+
+/** A profile's node check (called without `this`) and its bit among Wakes' answers. */
+interface NodeCheck {
+  bit: number;
+  check: NonNullable<HostProfile["node"]>;
 }
 
 /** Places listed by name in a finding that stands for several. */
@@ -42,10 +49,20 @@ interface Places {
  */
 export class SchemaHits {
   private byRule = new Map<string, Places>();
-  /** Profiles that skip definitions are not shown nodes under $defs. */
-  private readonly walkingDefs: readonly HostProfile[];
-  constructor(private readonly profiles: readonly HostProfile[]) {
-    this.walkingDefs = profiles.filter((p) => p.walkDefs !== false);
+  /**
+   * The profiles' node checks, and those of the profiles that walk definitions (the others are
+   * not shown nodes under $defs), each with its bit among the wakes: called by index, and only
+   * at the nodes that wake them.
+   */
+  private readonly checks: NodeCheck[];
+  private readonly checksInDefs: NodeCheck[];
+  private readonly wakes: Wakes;
+  constructor(profiles: readonly HostProfile[]) {
+    const nodeProfiles = profiles.filter((p) => p.node);
+    this.wakes = new Wakes(nodeProfiles);
+    const checks = nodeProfiles.map((p, i) => ({ bit: 1 << i, check: p.node as NodeCheck["check"], p }));
+    this.checks = checks.map(({ bit, check }) => ({ bit, check }));
+    this.checksInDefs = checks.filter(({ p }) => p.walkDefs !== false).map(({ bit, check }) => ({ bit, check }));
   }
 
   private readonly hit: NodeHit = (rule, make, where) => {
@@ -63,9 +80,16 @@ export class SchemaHits {
     this.byRule = new Map();
   }
 
-  visit(node: SchemaNode): void {
-    for (const profile of node.inDefs ? this.walkingDefs : this.profiles) profile.node?.(node, this.hit);
-  }
+  /** One node of the walk (an arrow function: the schema pass calls it as the rider's visit). */
+  readonly visit = (node: SchemaNode): void => {
+    const woken = this.wakes.of(node.schema);
+    if (woken === 0) return;
+    const checks = node.inDefs ? this.checksInDefs : this.checks;
+    for (let i = 0; i < checks.length; i++) {
+      const { bit, check } = checks[i]!;
+      if ((woken & bit) !== 0) check(node, this.hit);
+    }
+  };
 
   /** The schema's hits, a rule's later places named in its first place's message. */
   finish(): HostHit[] {
@@ -96,7 +120,7 @@ function profilesOf(hosts: readonly string[]): HostProfile[] {
 
 function walkSchema(schema: JsonObject, hits: SchemaHits): HostHit[] {
   hits.reset();
-  visitSchema(schema, "/inputSchema", (node) => hits.visit(node));
+  visitSchema(schema, "/inputSchema", hits.visit);
   return hits.finish();
 }
 

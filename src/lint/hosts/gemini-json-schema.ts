@@ -50,6 +50,7 @@ export const GEMINI_JSON_SCHEMA: HostProfile = {
   title: "Gemini API, `parametersJsonSchema` (JSON Schema)",
   rules: GEMINI_JSON_SCHEMA_RULES,
   tool: checkName("gemini-json-schema-name-invalid", GEMINI_NAME, "Gemini answers 400 for the whole request"),
+  wakes: { keys: ["$ref"] },
   node(node, hit) {
     const { schema } = node;
     if (typeof schema.$ref !== "string") return;

@@ -7,7 +7,7 @@
 import { isJsonObject } from "../../contract/model.ts";
 import { dottedChild, pointer } from "../../contract/pointer.ts";
 import type { HostProfile } from "./model.ts";
-import { checkName, type NameRule, nameProblem, renameFor } from "./names.ts";
+import { checkName, fitsName, type NameRule, renameFor } from "./names.ts";
 import { hostRule } from "./rule.ts";
 
 const HOST = "gemini-parameters";
@@ -40,6 +40,15 @@ export const GEMINI_SCHEMA_KEYWORDS: ReadonlySet<string> = new Set([
   "minimum",
   "maximum",
 ]);
+
+/**
+ * The same keywords as an object without a prototype: the node check looks up every key of
+ * every node, and a property read is cheaper than a call to Set.has before the JIT compiles it.
+ */
+const IN_SCHEMA: Readonly<Record<string, true | undefined>> = Object.assign(
+  Object.create(null),
+  Object.fromEntries([...GEMINI_SCHEMA_KEYWORDS].map((k) => [k, true])),
+);
 
 /** Function names: the FunctionDeclaration docs and the 400 quoted in mcp-router#176. */
 export const GEMINI_NAME: NameRule = { char: /[A-Za-z0-9_.:-]/, first: /[A-Za-z_]/, max: 64 };
@@ -135,11 +144,19 @@ function fixFor(keyword: string): string {
   return `drop "${keyword}" (say it in the description if the model must know it)`;
 }
 
+/** Whether every value is a string (a loop: a callback per enum costs more than its few values). */
+function allStrings(values: readonly unknown[]): boolean {
+  for (let i = 0; i < values.length; i++) if (typeof values[i] !== "string") return false;
+  return true;
+}
+
 export const GEMINI_PARAMETERS: HostProfile = {
   id: HOST,
   title: "Gemini API, `parameters` (OpenAPI-subset Schema)",
   rules: GEMINI_PARAMETERS_RULES,
   walkDefs: false,
+  // A keyword outside the subset, a type list, an enum, the root's parameter names.
+  wakes: { within: GEMINI_SCHEMA_KEYWORDS, keys: ["enum", "properties"], typeList: true },
   tool: checkName(
     "gemini-parameters-name-invalid",
     GEMINI_NAME,
@@ -150,7 +167,7 @@ export const GEMINI_PARAMETERS: HostProfile = {
     const { schema } = node;
     // for...in: JSON objects inherit no enumerable keys, and Object.keys allocates per node.
     for (const key in schema) {
-      if (GEMINI_SCHEMA_KEYWORDS.has(key)) continue;
+      if (IN_SCHEMA[key] === true) continue;
       // x- extensions and annotations of our own are not sent by every client; they are still keywords Gemini rejects.
       hit(
         "gemini-parameters-keyword-unsupported",
@@ -162,7 +179,8 @@ export const GEMINI_PARAMETERS: HostProfile = {
         () => `${dottedChild(node.dotted, key)}: ${shortFix(key)}`,
       );
     }
-    if (Array.isArray(schema.type)) {
+    // typeof first: most nodes' type is a string, and Array.isArray is a call until compiled.
+    if (typeof schema.type === "object" && Array.isArray(schema.type)) {
       const types = schema.type.filter((t) => t !== "null");
       const fix =
         types.length === 1
@@ -179,7 +197,7 @@ export const GEMINI_PARAMETERS: HostProfile = {
       );
     }
     const values = schema.enum;
-    if (Array.isArray(values) && values.some((v) => typeof v !== "string")) {
+    if (values !== undefined && Array.isArray(values) && !allStrings(values)) {
       hit(
         "gemini-parameters-enum-not-string",
         () => ({
@@ -191,9 +209,9 @@ export const GEMINI_PARAMETERS: HostProfile = {
       );
     }
     // Parameter names are the root's properties (the docs say nothing of nested objects' keys).
-    if (node.via === "" && isJsonObject(schema.properties)) {
-      for (const name of Object.keys(schema.properties)) {
-        if (nameProblem(name, PARAMETER_NAME) === undefined) continue;
+    if (schema.properties !== undefined && node.via === "" && isJsonObject(schema.properties)) {
+      for (const name in schema.properties) {
+        if (fitsName(name, PARAMETER_NAME)) continue;
         const fixed = renameFor(name, PARAMETER_NAME);
         hit(
           "gemini-parameters-property-name-invalid",

@@ -49,7 +49,7 @@ export function hostRider(options: LintOptions, sizes: SurfaceSizes): ShapeRider
   return {
     key: "inputSchema",
     begin: () => collector.reset(),
-    visit: (node) => collector.visit(node),
+    visit: collector.visit,
     end: (shape) => {
       hits[shape] = collector.finish();
     },

@@ -55,6 +55,14 @@ export interface HostProfile {
    * most places are only counted and their messages never built.
    */
   node?(node: SchemaNode, hit: NodeHit): void;
+  /**
+   * Where `node` can hit, so that it is called only there (src/lint/hosts/wakes.ts); absent, at
+   * every node. A node wakes the check when it holds one of `keys`, or a key outside `within`,
+   * or a `type` that is one of `types`, or a `type` list (`typeList`). A check that could hit at
+   * a node these do not name would miss it: tests/unit/lint/hosts/wakes.test.ts holds each
+   * profile's check silent at every node that does not wake it.
+   */
+  wakes?: { keys?: readonly string[]; within?: ReadonlySet<string>; types?: readonly string[]; typeList?: boolean };
   /** The whole surface: list-level limits (tool counts, instructions). Hits target `kind`/`name`. */
   list?(contract: Contract, hit: (h: HostHit & { kind: TargetKind; name: string }) => void): void;
 }

@@ -35,6 +35,11 @@ export function renameFor(name: string, rule: NameRule): string {
   return out.length > rule.max ? out.slice(0, rule.max) : out;
 }
 
+/** Whether the name keeps the rule (nameProblem's answer is undefined), without building the answer. */
+export function fitsName(name: string, rule: NameRule): boolean {
+  return wholeOf(rule).test(name);
+}
+
 /** Why the name breaks the rule ("contains \".\"", "is 70 characters, over 64"), or undefined when it does not. */
 export function nameProblem(name: string, rule: NameRule): string | undefined {
   if (wholeOf(rule).test(name)) return undefined;

@@ -96,10 +96,31 @@ export const OPENAI_STRICT_RULES = [
   }),
 ] as const;
 
+/** STRICT_UNSUPPORTED as an object without a prototype: looked up for every key of every node. */
+const UNSUPPORTED: Readonly<Record<string, true | undefined>> = Object.assign(
+  Object.create(null),
+  Object.fromEntries([...STRICT_UNSUPPORTED].map((k) => [k, true])),
+);
+
 function isObjectSchema(schema: JsonObject): boolean {
   const type = schema.type;
-  return type === "object" || (Array.isArray(type) && type.includes("object")) || isJsonObject(schema.properties);
+  if (type === "object") return true;
+  if (typeof type === "object" && Array.isArray(type) && type.includes("object")) return true;
+  return schema.properties !== undefined && isJsonObject(schema.properties);
 }
+
+/** The keys of `properties` that `required` does not list, or undefined when it lists them all. */
+function optionalKeys(properties: JsonObject, required: readonly unknown[]): string[] | undefined {
+  let optional: string[] | undefined;
+  for (const key in properties) {
+    if (required.includes(key)) continue;
+    if (optional === undefined) optional = [key];
+    else optional.push(key);
+  }
+  return optional;
+}
+
+const NONE: readonly unknown[] = [];
 
 export const OPENAI_STRICT: HostProfile = {
   id: HOST,
@@ -111,11 +132,13 @@ export const OPENAI_STRICT: HostProfile = {
     OPENAI_MAX_TOOLS,
     "an OpenAI request may carry: the request fails with 400",
   ),
+  // An unsupported keyword, or an object schema (isObjectSchema).
+  wakes: { keys: [...STRICT_UNSUPPORTED, "properties"], types: ["object"], typeList: true },
   node(node, hit) {
     const { schema } = node;
     // for...in: JSON objects inherit no enumerable keys, and Object.keys allocates per node.
     for (const key in schema) {
-      if (!STRICT_UNSUPPORTED.has(key)) continue;
+      if (UNSUPPORTED[key] !== true) continue;
       const fix =
         key === "if" || key === "then" || key === "else"
           ? "drop if/then/else (say the condition in the description)"
@@ -144,11 +167,9 @@ export const OPENAI_STRICT: HostProfile = {
         () => node.dotted,
       );
     }
-    if (isJsonObject(schema.properties)) {
-      const required = Array.isArray(schema.required) ? schema.required : [];
-      const optional: string[] = [];
-      for (const key in schema.properties) if (!required.includes(key)) optional.push(key);
-      if (optional.length > 0) {
+    if (schema.properties !== undefined && isJsonObject(schema.properties)) {
+      const optional = optionalKeys(schema.properties, Array.isArray(schema.required) ? schema.required : NONE);
+      if (optional !== undefined) {
         hit(
           "openai-strict-property-optional",
           () => ({
