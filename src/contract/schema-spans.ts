@@ -40,13 +40,14 @@ const MAX_RECENT = 16;
 const PROBE_TOOLS = 64;
 
 /**
- * A tool measured as it was checked, parsed from its own text: its compact JSON length, and
- * whether its inputSchema and outputSchema hold objects (its own: no other tool holds them).
+ * A tool measured as it was checked, parsed from its own text: its compact JSON length, whether
+ * its inputSchema and outputSchema hold objects (its own: no other tool holds them), and its name.
  */
 export interface MeasuredTool {
   length: number;
   input: boolean;
   output: boolean;
+  name: unknown;
 }
 
 /** What was found of one tool: its schemas' shapes (-1: none) and its compact JSON length (-1: not measured). */
@@ -103,6 +104,8 @@ export class SchemaSpans implements ToolReader {
 
   /** The boundary check of each tool as it is parsed (toolPasses), reading its shapes on the way. */
   readonly check: ToolCheck = (tool, text) => {
+    // Once given up, parse builds no tool and read() finds no shape: no tool checked has one.
+    if (this.gaveUp) return this.measure ? this.measured(tool, text) : toolPasses(tool);
     let shape = this.found.get(tool as object);
     if (shape === undefined && !this.gaveUp) {
       shape = this.read(tool, text);
@@ -132,6 +135,7 @@ export class SchemaSpans implements ToolReader {
         length,
         input: isJsonObject(tool.inputSchema),
         output: isJsonObject(tool.outputSchema),
+        name: tool.name,
       });
     }
     return true;

@@ -7,7 +7,7 @@
  */
 import type { Contract } from "../contract/model.ts";
 import { SchemaSpans } from "../contract/schema-spans.ts";
-import { type SurfaceSizes, shapesByIdentity } from "./shapes.ts";
+import { type ReadSizes, shapesByIdentity } from "./shapes.ts";
 
 /**
  * Reads the shapes of the tools of one lockfile as they are parsed: pass it to parseContract
@@ -24,10 +24,16 @@ export class ShapeReader extends SchemaSpans {
    * without the first tools having shown it. When they did, each schema object is its own
    * shape, measured without serializing it (shapes.ts shapesByIdentity).
    */
-  shapesOf(contract: Contract): SurfaceSizes | undefined {
+  shapesOf(contract: Contract): ReadSizes | undefined {
     const tools = contract.tools;
     if (tools.length === 0) return undefined;
-    if (this.gaveUpEarly()) return shapesByIdentity(contract, (tool) => this.measuredOf(tool));
+    if (this.gaveUpEarly()) {
+      return shapesByIdentity(
+        contract,
+        (tool) => this.measuredOf(tool),
+        (tool) => this.shapeOf(tool)?.length,
+      );
+    }
     if (!this.repeats()) return undefined;
     const shapes = {
       inputSchema: new Int32Array(tools.length),

@@ -26,15 +26,23 @@ export interface SurfaceSizes {
 
 const INDEXED = new WeakMap<Contract, SurfaceSizes>();
 
+/** Shapes found as a contract was read, with each tool's name as it was read, when the reader kept them. */
+export interface ReadSizes extends SurfaceSizes {
+  names?: readonly unknown[];
+}
+
 /** Shapes found as contracts were read (src/lint/shape-text.ts), with the tools they were found for. */
-const DECLARED = new WeakMap<Contract, { sizes: SurfaceSizes; tools: Tool[]; names: unknown[] }>();
+const DECLARED = new WeakMap<Contract, { sizes: SurfaceSizes; tools: Tool[]; names: readonly unknown[] }>();
 
 /**
  * Declares the shapes a ShapeReader found as `contract` was read (src/lint/shape-text.ts): they
- * are used instead of serializing every schema while the contract holds the same tools.
+ * are used instead of serializing every schema while the contract holds the same tools. The
+ * names are those the reader kept as it read each tool, when it did (reading 10,000 names again
+ * from tools no longer in the processor's caches cost a few milliseconds).
  */
-export function declareShapes(contract: Contract, sizes: SurfaceSizes): void {
-  DECLARED.set(contract, { sizes, tools: [...contract.tools], names: contract.tools.map((t) => t.name) });
+export function declareShapes(contract: Contract, sizes: ReadSizes): void {
+  const names = sizes.names ?? contract.tools.map((t) => t.name);
+  DECLARED.set(contract, { sizes, tools: [...contract.tools], names });
 }
 
 /** The declared shapes, if the contract still holds the tools (and names) they were found for. */
@@ -55,30 +63,35 @@ const SCHEMA_FIELDS = new Set(["inputSchema", "outputSchema"]);
  * schema object is its own shape (tools that hold one object share it), and each tool is
  * measured by compactLength, so no schema is serialized. On 10,000 tools whose schemas all
  * differ, serializing them made 45 MB of text only to be hashed and measured. `measured`: what
- * the reader found of a tool as it checked it, if it did (its length, and which of its schema
- * fields hold objects of its own): such a tool is not walked again, and its schemas take the
- * next ids without being looked up (no other tool holds them).
+ * the reader found of a tool as it checked it, if it did (its length, which of its schema
+ * fields hold objects of its own, its name): such a tool is not walked or read again, and its
+ * schemas take the next ids without being looked up (no other tool holds them). `lengthOf`: the
+ * length of another tool, when the reader knows it (a tool it built from schema spans).
  */
 export function shapesByIdentity(
   contract: Contract,
   measured: (tool: object) => MeasuredTool | undefined = () => undefined,
-): SurfaceSizes {
+  lengthOf: (tool: object) => number | undefined = () => undefined,
+): ReadSizes {
   const tools = contract.tools;
   const ids = new Map<object, number>();
   let next = 0;
   const shapes = { inputSchema: new Int32Array(tools.length), outputSchema: new Int32Array(tools.length) };
   const toolLengths: number[] = new Array(tools.length);
+  const names: unknown[] = new Array(tools.length);
   for (let i = 0; i < tools.length; i++) {
     const tool = tools[i] as Tool;
     const own = measured(tool);
     if (own !== undefined) {
       // A lookup per schema object on 10,000 tools cost more than the rest of the index.
       toolLengths[i] = own.length;
+      names[i] = own.name;
       shapes.inputSchema[i] = own.input ? next++ : -1;
       shapes.outputSchema[i] = own.output ? next++ : -1;
       continue;
     }
-    toolLengths[i] = compactLength(tool);
+    toolLengths[i] = lengthOf(tool) ?? compactLength(tool);
+    names[i] = tool.name;
     for (const key of ["inputSchema", "outputSchema"] as const) {
       const schema = isJsonObject(tool) ? tool[key] : undefined;
       let id = -1;
@@ -89,7 +102,7 @@ export function shapesByIdentity(
       shapes[key][i] = id;
     }
   }
-  return { toolLengths, shapes };
+  return { toolLengths, shapes, names };
 }
 
 /**

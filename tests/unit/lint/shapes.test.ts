@@ -486,6 +486,13 @@ describe("shapes read from the lockfile text as it is parsed", () => {
     expect([...sizes.shapes.inputSchema]).toEqual([...looked.shapes.inputSchema]);
     expect([...sizes.shapes.outputSchema]).toEqual([...looked.shapes.outputSchema]);
     expect(sizes.toolLengths).toEqual(read_.tools.map((t) => JSON.stringify(t).length));
+    // The names kept as the tools were read tell a tool renamed since: its size is measured again.
+    expect(sizes.names).toEqual(read_.tools.map((t) => t.name));
+    declareShapes(read_, sizes);
+    expect(toolListSize(read_)).toEqual(toolListSize(structuredClone(read_)));
+    read_.tools[80]!.name = "a much longer name than before";
+    indexShapes(read_, true);
+    expect(toolListSize(read_)).toEqual(toolListSize(structuredClone(read_)));
   });
 
   test("a tool the reader measures as it checks it fails the check as it fails toolPasses", () => {
