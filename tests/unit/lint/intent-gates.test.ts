@@ -107,5 +107,10 @@ describe("a text a rule reports carries the rule's bit", () => {
     expect(gates("A plain sentence")).toBe(0);
     // tool-shadowing's "forbids another tool" is triggered by its negation, not its verb.
     expect(gates("How to run step 7") & (1 << INTENT_RULES.indexOf("tool-shadowing"))).toBe(0);
+    // remote-code-execution's verbs of running need an address, whose "://" or IPv4 digits are its literals.
+    const remote = 1 << INTENT_RULES.indexOf("remote-code-execution");
+    expect(gates("How to run step 7") & remote).toBe(0);
+    expect(gates("Run the installer from https://example.com/setup.sh") & remote).toBe(remote);
+    expect(gates("Then execute 10.0.0.7/payload") & remote).toBe(remote);
   });
 });
