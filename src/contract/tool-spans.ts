@@ -79,8 +79,8 @@ export type ToolCheck = (tool: unknown, text: string) => boolean;
 /**
  * How a caller reads each tool it has not seen before: `parse(text)` builds the tool from its
  * span, equal to JSON.parse of it, or answers undefined (JSON.parse it then); `check` as above;
- * `building()`: whether `parse` may still build a tool (when it has stopped, each tool is
- * JSON.parse'd, and its span may be found by a search that skips its start).
+ * `building()`: whether `parse` may still build a tool (once it has stopped, for the rest of the
+ * read, each tool is JSON.parse'd, and its span may be found by a search that skips its start).
  */
 export interface ToolReader {
   check: ToolCheck;
@@ -99,6 +99,7 @@ export function parseByTools(text: string, reader?: ToolReader, shared?: SharedT
     if (start === -1) return undefined;
     const open = start + OPEN.indexOf("[");
     const spans: Span[] = [];
+    const values: unknown[] = [];
     const passed: boolean[] = [];
     // Where the next tool is expected among `previous`: files list tools in the same (sorted) order,
     // so most tools are the next one there, and one text comparison settles them.
@@ -107,6 +108,7 @@ export function parseByTools(text: string, reader?: ToolReader, shared?: SharedT
     // Spans are found by a search that skips the start of each tool only without a lockfile to
     // share with (its tools are compared text by text) and once the reader parses no more.
     const skips = !shared && (reader?.parse === undefined || reader.building !== undefined);
+    let building = reader?.parse !== undefined;
     let shortest = Number.POSITIVE_INFINITY;
     for (;;) {
       let span: Span | undefined;
@@ -123,7 +125,8 @@ export function parseByTools(text: string, reader?: ToolReader, shared?: SharedT
       if (span === undefined) {
         let own: string | undefined;
         let value: unknown;
-        if (skips && shortest !== Number.POSITIVE_INFINITY && reader?.building?.() !== true) {
+        if (skips && building) building = reader?.building?.() === true;
+        if (skips && !building && shortest !== Number.POSITIVE_INFINITY) {
           own = longer(text, from, from + Math.floor(shortest * SKIP_SHARE));
           value = own === undefined ? undefined : wholeValue(own);
           if (value === undefined) own = undefined;
@@ -146,6 +149,7 @@ export function parseByTools(text: string, reader?: ToolReader, shared?: SharedT
         } else passed.push(true);
       } else passed.push(true);
       spans.push(span);
+      values.push(span.value);
       if (text.startsWith(NEXT, end)) {
         from = end + NEXT.length - 1;
         continue;
@@ -160,7 +164,7 @@ export function parseByTools(text: string, reader?: ToolReader, shared?: SharedT
       }
       // Only our lockfiles share: a peer tool's file is converted, not read as it is.
       if (skeleton.lockfileVersion === undefined) return undefined;
-      skeleton.tools = spans.map((s) => s.value) as JsonObject[];
+      skeleton.tools = values as JsonObject[];
       return { data: skeleton, spans, passed };
     }
   } catch {
