@@ -28,11 +28,7 @@ export class ShapeReader extends SchemaSpans {
     const tools = contract.tools;
     if (tools.length === 0) return undefined;
     if (this.gaveUpEarly()) {
-      return shapesByIdentity(
-        contract,
-        (tool) => this.measuredOf(tool),
-        (tool) => this.shapeOf(tool)?.length,
-      );
+      return shapesByIdentity(contract, this.measuredTools(), (tool) => this.shapeOf(tool)?.length);
     }
     if (!this.repeats()) return undefined;
     const shapes = {

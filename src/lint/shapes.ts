@@ -9,7 +9,7 @@
  */
 import { compactLength } from "../contract/compact-length.ts";
 import { type Contract, isJsonObject, type Tool } from "../contract/model.ts";
-import type { MeasuredTool } from "../contract/schema-spans.ts";
+import type { MeasuredTools } from "../contract/schema-spans.ts";
 
 /** Measured without making the text: in src/contract/, as the reader measures each tool while checking it. */
 export { compactLength };
@@ -63,31 +63,34 @@ const SCHEMA_FIELDS = new Set(["inputSchema", "outputSchema"]);
  * schema object is its own shape (tools that hold one object share it), and each tool is
  * measured by compactLength, so no schema is serialized. On 10,000 tools whose schemas all
  * differ, serializing them made 45 MB of text only to be hashed and measured. `measured`: what
- * the reader found of a tool as it checked it, if it did (its length, which of its schema
- * fields hold objects of its own, its name): such a tool is not walked or read again, and its
- * schemas take the next ids without being looked up (no other tool holds them). `lengthOf`: the
- * length of another tool, when the reader knows it (a tool it built from schema spans).
+ * the reader found of the tools it measured as it checked them, in the contract's order (its
+ * length, which of its schema fields hold objects of its own, its name): such a tool is not
+ * walked or read again, and its schemas take the next ids without being looked up (no other
+ * tool holds them); a tool not where the list has it is measured and looked up as the others.
+ * `lengthOf`: the length of another tool, when the reader knows it (one built from schema spans).
  */
 export function shapesByIdentity(
   contract: Contract,
-  measured: (tool: object) => MeasuredTool | undefined = () => undefined,
+  measured: Readonly<MeasuredTools> = { tools: [], lengths: [], objects: [], names: [] },
   lengthOf: (tool: object) => number | undefined = () => undefined,
 ): ReadSizes {
   const tools = contract.tools;
   const ids = new Map<object, number>();
   let next = 0;
+  // The next of the measured tools, which the contract holds in the same order.
+  let m = 0;
   const shapes = { inputSchema: new Int32Array(tools.length), outputSchema: new Int32Array(tools.length) };
   const toolLengths: number[] = new Array(tools.length);
   const names: unknown[] = new Array(tools.length);
   for (let i = 0; i < tools.length; i++) {
     const tool = tools[i] as Tool;
-    const own = measured(tool);
-    if (own !== undefined) {
+    if (m < measured.tools.length && measured.tools[m] === tool) {
       // A lookup per schema object on 10,000 tools cost more than the rest of the index.
-      toolLengths[i] = own.length;
-      names[i] = own.name;
-      shapes.inputSchema[i] = own.input ? next++ : -1;
-      shapes.outputSchema[i] = own.output ? next++ : -1;
+      toolLengths[i] = measured.lengths[m]!;
+      names[i] = measured.names[m];
+      const objects = measured.objects[m++]!;
+      shapes.inputSchema[i] = (objects & 1) !== 0 ? next++ : -1;
+      shapes.outputSchema[i] = (objects & 2) !== 0 ? next++ : -1;
       continue;
     }
     toolLengths[i] = lengthOf(tool) ?? compactLength(tool);
