@@ -196,6 +196,7 @@ const optionalObject: FieldCheck = (value) =>
 
 /** Per list: the optional fields the engine reads, and what each must be when present. */
 const FIELD_CHECKS: Record<SurfaceList["key"], Record<string, FieldCheck>> = {
+  // toolFieldsPass reads these by name: a field added here is added there.
   tools: {
     inputSchema: optionalSchema,
     outputSchema: optionalSchema,
@@ -318,7 +319,7 @@ export function findContractProblem(
  * equal to one that memberSound passed), and is not walked.
  */
 export function toolPasses(tool: unknown, known?: (field: string) => boolean): boolean {
-  if (!itemPasses(TOOLS, tool as Json)) return false;
+  if (!toolFieldsPass(tool)) return false;
   if (known === undefined) return isSound(tool, 3, MAX_NESTING_DEPTH);
   // A field `known` names is one that passed where a tool's field sits (memberSound said so).
   for (const key in tool as Record<string, unknown>) {
@@ -333,7 +334,7 @@ export function toolPasses(tool: unknown, known?: (field: string) => boolean): b
  * `unescaped`: the tool was parsed from a text without a backslash (soundLength).
  */
 export function measuredToolPasses(tool: unknown, unescaped = false): number {
-  return itemPasses(TOOLS, tool as Json) ? soundLength(tool, 3, MAX_NESTING_DEPTH, unescaped) : -1;
+  return toolFieldsPass(tool) ? soundLength(tool, 3, MAX_NESTING_DEPTH, unescaped) : -1;
 }
 
 /** Whether a value held by a field of a tool (at $.tools[i].field) is nested shallowly enough and holds only finite numbers. */
@@ -341,7 +342,20 @@ export function memberSound(value: unknown): boolean {
   return isSound(value, 4, MAX_NESTING_DEPTH);
 }
 
-const TOOLS = SURFACE_LISTS[0];
+/**
+ * itemPasses for a tool, its fields (FIELD_CHECKS.tools) read by name: the reader asks it of
+ * every tool, and reading them by a key from a list was most of the check's own time.
+ */
+export function toolFieldsPass(tool: unknown): boolean {
+  if (!isJsonObject(tool) || typeof tool.name !== "string") return false;
+  const { inputSchema, outputSchema, annotations, execution } = tool;
+  return (
+    (inputSchema === undefined || typeof inputSchema === "boolean" || isJsonObject(inputSchema)) &&
+    (outputSchema === undefined || typeof outputSchema === "boolean" || isJsonObject(outputSchema)) &&
+    (annotations === undefined || isJsonObject(annotations)) &&
+    (execution === undefined || isJsonObject(execution))
+  );
+}
 
 /** Whether itemProblem would find nothing, without building its messages: most items pass. */
 function itemPasses(list: SurfaceList, item: Json): boolean {

@@ -9,6 +9,7 @@ import {
   findContractProblem,
   findValueProblem,
   MAX_NESTING_DEPTH,
+  toolFieldsPass,
   toolPasses,
 } from "../../../src/contract/validate.ts";
 import { ServerError, UsageError } from "../../../src/errors.ts";
@@ -382,6 +383,26 @@ describe("the boundary's shortcuts", () => {
       expect([tool, toolPasses(tool)]).toEqual([tool, findContractProblem(alone) === undefined]);
     }
     expect(tools.filter((tool) => toolPasses(tool)).length).toBe(5);
+  });
+
+  test("toolFieldsPass reads a tool's fields as the full check does, for every kind of value in each", () => {
+    const kinds: unknown[] = [undefined, true, false, {}, [], null, 5, "s"];
+    const fields = ["inputSchema", "outputSchema", "annotations", "execution"];
+    let passing = 0;
+    for (const name of ["t", 7, undefined]) {
+      for (let code = 0; code < kinds.length ** fields.length; code++) {
+        const tool: Record<string, unknown> = { name, title: 5 };
+        fields.forEach((field, k) => {
+          const value = kinds[Math.floor(code / kinds.length ** k) % kinds.length];
+          if (value !== undefined) tool[field] = value;
+        });
+        const alone = { ...valid, tools: [tool] } as unknown as Contract;
+        const passes = toolFieldsPass(tool);
+        if (passes) passing++;
+        expect([tool, passes]).toEqual([tool, findContractProblem(alone) === undefined]);
+      }
+    }
+    expect(passing).toBe(4 * 4 * 2 * 2);
   });
 
   test("skipping tools known to pass finds the same first problem as the full check", () => {
