@@ -12,7 +12,6 @@ import {
   type SchemaNode,
   show,
   stringOrEmpty,
-  toolSchemas,
   walkSchema,
 } from "./found.ts";
 import type { LintCheck } from "./model.ts";
@@ -119,8 +118,11 @@ const schemaValid: SchemaVisitor = {
   keys: SCHEMA_KEYS,
   on: ["pattern", "patternProperties"],
   visit(node, root, key, out) {
-    if (!schemaDialect(root)) return;
-    for (const { path, pattern, problem } of patternProblemsAt(node)) {
+    // Most nodes with a pattern have no problem: an index loop over the one empty list then.
+    const problems = patternProblemsAt(node);
+    if (problems.length === 0 || !schemaDialect(root)) return;
+    for (let i = 0; i < problems.length; i++) {
+      const { path, pattern, problem } = problems[i]!;
       out.push({
         path,
         message: `${key} has pattern ${show(pattern)}, which is not a valid regular expression (${problem})`,
@@ -131,8 +133,11 @@ const schemaValid: SchemaVisitor = {
   finish(root, key, patterns) {
     const dialect = schemaDialect(root);
     if (!dialect) return patterns;
+    const errors = metaErrors(root, dialect);
+    // Most schemas are proven valid: their patterns' findings are all (the pass copies them).
+    if (errors.length === 0) return patterns;
     const out: SchemaFound[] = [];
-    for (const error of metaErrors(root, dialect)) {
+    for (const error of errors) {
       const value = resolvePointer(root, error.instancePath);
       const small = value !== undefined && JSON.stringify(value).length <= 200 ? value : undefined;
       const at = error.instancePath === "" ? "" : ` at ${error.instancePath}`;
@@ -149,18 +154,22 @@ const schemaValid: SchemaVisitor = {
 
 function checkDialectUnsupported(contract: Contract): Found[] {
   const out: Found[] = [];
-  for (const { tool, key, schema } of toolSchemas(contract)) {
-    if (!isJsonObject(schema) || schemaDialect(schema)) continue;
-    const declared = String(schema.$schema);
-    out.push(
-      found(
-        "tool",
-        tool.name,
-        `/${key}/$schema`,
-        `tool ${show(tool.name)}: ${key} declares $schema ${show(declared)}, a dialect that cannot be checked (2020-12, 2019-09, draft-07 and draft-06 can)`,
-        declared,
-      ),
-    );
+  // Tool by tool, key by key, as toolSchemas lists them, without a list of 20,000 pairs on big surfaces.
+  for (const tool of contract.tools) {
+    for (const key of SCHEMA_KEYS) {
+      const schema = tool[key];
+      if (!isJsonObject(schema) || schemaDialect(schema)) continue;
+      const declared = String(schema.$schema);
+      out.push(
+        found(
+          "tool",
+          tool.name,
+          `/${key}/$schema`,
+          `tool ${show(tool.name)}: ${key} declares $schema ${show(declared)}, a dialect that cannot be checked (2020-12, 2019-09, draft-07 and draft-06 can)`,
+          declared,
+        ),
+      );
+    }
   }
   return out;
 }
@@ -312,24 +321,43 @@ function refProblem(root: JsonObject, ref: string): RefProblem | undefined {
  * number (the pass fills one node object again for the next node), which no other visit has,
  * so an answer never outlives its node.
  */
-let lastRefs: { visit: number; problems: (RefProblem | undefined)[] } | undefined;
+let lastVisit = -1;
+/** The answers for the node of `lastVisit`, by REF_KEYWORDS index: one list, written over for the next node. */
+const lastProblems: (RefProblem | undefined)[] = [undefined, undefined];
 
 const REF_KEYWORDS = ["$ref", "$dynamicRef"] as const;
 
-function refProblems(node: SchemaNode, root: JsonObject): (RefProblem | undefined)[] {
-  if (lastRefs?.visit !== node.visit) {
-    // Both keywords written out: a map() and its closure per node that holds a reference cost more.
-    const { $ref, $dynamicRef } = node.schema;
-    const problems = [
-      typeof $ref === "string" ? refProblem(root, $ref) : undefined,
-      typeof $dynamicRef === "string" ? refProblem(root, $dynamicRef) : undefined,
-    ];
-    lastRefs = { visit: node.visit, problems };
+/** The problems of the node's references (its `$ref` and `$dynamicRef`), by REF_KEYWORDS index: read them before the next node's visit. */
+function refProblems(
+  node: SchemaNode,
+  root: JsonObject,
+  $ref: Json | undefined,
+  $dynamicRef: Json | undefined,
+): readonly (RefProblem | undefined)[] {
+  if (lastVisit !== node.visit) {
+    // Both keywords written out, and no object or list made per node that holds a reference.
+    lastProblems[0] = typeof $ref === "string" ? refProblem(root, $ref) : undefined;
+    lastProblems[1] = typeof $dynamicRef === "string" ? refProblem(root, $dynamicRef) : undefined;
+    lastVisit = node.visit;
   }
-  return lastRefs.problems;
+  return lastProblems;
 }
 
 function refsVisitor(remote: boolean): SchemaVisitor {
+  /** The finding of one reference of the node, if its problem is this rule's. */
+  const report = (
+    node: SchemaNode,
+    keyword: string,
+    ref: string,
+    problem: RefProblem | undefined,
+    out: SchemaFound[],
+  ) => {
+    if (!problem || problem.remote !== remote) return;
+    const message = remote
+      ? `${keyword} ${show(ref)} is remote and cannot be checked offline`
+      : `${keyword} ${show(ref)} does not resolve: ${problem.message}`;
+    out.push({ path: pointer(node.path, keyword), message, evidence: ref });
+  };
   return {
     keys: SCHEMA_KEYS,
     on: REF_KEYWORDS,
@@ -337,18 +365,10 @@ function refsVisitor(remote: boolean): SchemaVisitor {
       const { $ref, $dynamicRef } = node.schema;
       // Most nodes hold neither.
       if (typeof $ref !== "string" && typeof $dynamicRef !== "string") return;
-      const problems = refProblems(node, root);
-      for (let k = 0; k < REF_KEYWORDS.length; k++) {
-        const keyword = REF_KEYWORDS[k]!;
-        const ref = node.schema[keyword];
-        if (typeof ref !== "string") continue;
-        const problem = problems[k];
-        if (!problem || problem.remote !== remote) continue;
-        const message = remote
-          ? `${keyword} ${show(ref)} is remote and cannot be checked offline`
-          : `${keyword} ${show(ref)} does not resolve: ${problem.message}`;
-        out.push({ path: pointer(node.path, keyword), message, evidence: ref });
-      }
+      const problems = refProblems(node, root, $ref, $dynamicRef);
+      // Each keyword by name, in REF_KEYWORDS order: looked up from the list, a read per keyword and node.
+      if (typeof $ref === "string") report(node, "$ref", $ref, problems[0], out);
+      if (typeof $dynamicRef === "string") report(node, "$dynamicRef", $dynamicRef, problems[1], out);
     },
   };
 }

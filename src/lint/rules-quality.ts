@@ -10,7 +10,7 @@ import { pointer } from "../contract/pointer.ts";
 import { MAX_DESCRIPTION, MIN_DESCRIPTION } from "../rules/lint/index.ts";
 import type { LintRuleId } from "../rules/registry.ts";
 import { thousands } from "../util/text.ts";
-import { type Found, found, perToolSchema, resolvePointer, SCHEMA_KEYS, show } from "./found.ts";
+import { type Found, found, perToolSchema, resolvePointer, SCHEMA_KEYS, type SchemaFound, show } from "./found.ts";
 import type { LintCheck } from "./model.ts";
 import type { SchemaVisitor } from "./schema-pass.ts";
 import { indexShapes } from "./shapes.ts";
@@ -187,19 +187,30 @@ function hasDescription(root: JsonObject, property: Json): boolean {
 
 function checkParameterDescriptions(contract: Contract): Found[] {
   return perToolSchema(contract, ["inputSchema"], (schema) => {
-    if (!isJsonObject(schema) || !isJsonObject(schema.properties)) return [];
-    const names = Object.keys(schema.properties);
-    const bare = names.filter((name) => !hasDescription(schema, (schema.properties as JsonObject)[name]!));
-    if (bare.length === 0) return [];
+    if (!isJsonObject(schema) || !isJsonObject(schema.properties)) return NO_SCHEMA_FINDINGS;
+    const properties = schema.properties;
+    // for...in gives the names in Object.keys' order: no list of every name, nor a closure, per schema.
+    let count = 0;
+    let bare: string[] | undefined;
+    for (const name in properties) {
+      count++;
+      if (hasDescription(schema, properties[name]!)) continue;
+      bare ??= [];
+      bare.push(name);
+    }
+    if (bare === undefined) return NO_SCHEMA_FINDINGS;
     return [
       {
         path: "/inputSchema/properties",
-        message: `${bare.length} of ${names.length} parameters have no description: ${bare.map((n) => show(n)).join(", ")}`,
+        message: `${bare.length} of ${count} parameters have no description: ${bare.map((n) => show(n)).join(", ")}`,
         evidence: bare,
       },
     ];
   });
 }
+
+/** A schema check's answer when it finds nothing (never added to). */
+const NO_SCHEMA_FINDINGS: SchemaFound[] = [];
 
 function checkPromptDescriptions(contract: Contract): Found[] {
   return contract.prompts

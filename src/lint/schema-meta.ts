@@ -88,20 +88,21 @@ export function patternProblemsAt(
   node: Pick<SchemaNode, "schema" | "path">,
 ): readonly { path: string; pattern: string; problem: string }[] {
   const { pattern, patternProperties } = node.schema;
-  // Most nodes hold neither: no list is made for them (one empty list, never added to, for all).
-  if (pattern === undefined && patternProperties === undefined) return NO_PATTERN_PROBLEMS;
-  const out: { path: string; pattern: string; problem: string }[] = [];
+  // Most patterns compile: a list is made only for a problem (one empty list, never added to, for the rest).
+  let out: { path: string; pattern: string; problem: string }[] | undefined;
   if (typeof pattern === "string") {
     const problem = regexProblem(pattern);
-    if (problem) out.push({ path: pointer(node.path, "pattern"), pattern, problem });
+    if (problem) out = [{ path: pointer(node.path, "pattern"), pattern, problem }];
   }
   if (isJsonObject(patternProperties)) {
     for (const key of Object.keys(patternProperties)) {
       const problem = regexProblem(key);
-      if (problem) out.push({ path: pointer(node.path, "patternProperties", key), pattern: key, problem });
+      if (!problem) continue;
+      out ??= [];
+      out.push({ path: pointer(node.path, "patternProperties", key), pattern: key, problem });
     }
   }
-  return out;
+  return out ?? NO_PATTERN_PROBLEMS;
 }
 
 const metaValidators = new Map<Dialect, ValidateFunction>();
