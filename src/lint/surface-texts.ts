@@ -298,6 +298,30 @@ export function surfaceTexts(contract: Contract): SurfaceText[] {
   return textUnits(contract).flatMap((unit) => unit.texts.map((t) => named(t, unit.tool ?? t.name)));
 }
 
+/** An item's own fields that a model reads, and their pointers (made once, not per item). */
+const ITEM_FIELDS = ["name", "title", "description"] as const;
+const FIELD_PATHS: Readonly<Record<string, string>> = { name: "/name", title: "/title", description: "/description" };
+
+/**
+ * A unit of an item's own texts: `add` keeps a text seen there (its schema's texts too, when it
+ * has no shape). An object per item, not a closure with the unit put on it (10,000 tools).
+ */
+class ItemTexts implements TextUnit {
+  texts: SurfaceText[] = [];
+  loud = 0;
+  constructor(
+    private readonly walk: TextWalk,
+    private readonly kind: TargetKind,
+    private readonly name: string,
+  ) {}
+  add(path: string, text: string, role: "name" | "text"): void {
+    const loud = this.walk.judge(text, role);
+    if (loud === 0) return;
+    this.texts.push({ kind: this.kind, name: this.name, path, text, role, loud });
+    this.loud |= loud;
+  }
+}
+
 /**
  * The units of the surface's texts, of those `collect.loudness` keeps, and how many texts were
  * seen (kept or not; a shared schema unit's once per tool of its shape).
@@ -307,21 +331,16 @@ function collectUnits(contract: Contract, collect: Collect): Collected & { seen:
   // The shared units' distinct texts, numbered in the order first seen.
   const numbers = new Map<string, number>();
   const walk = new TextWalk(collect.loudness);
-  /** A unit of an item's own texts: `add` keeps a text seen there (its schema's texts too, when it has no shape). */
+  /** A unit of an item's own texts, with those of `fields` added. */
   const item = (kind: TargetKind, name: string, obj: JsonObject, fields: readonly string[]) => {
-    const unit: TextUnit & { loud: number } = { texts: [], loud: 0 };
+    const unit = new ItemTexts(walk, kind, name);
     units.push(unit);
-    const add = (path: string, text: string, role: "name" | "text") => {
-      const loud = walk.judge(text, role);
-      if (loud === 0) return;
-      unit.texts.push({ kind, name, path, text, role, loud });
-      unit.loud |= loud;
-    };
     for (const field of fields) {
       const value = obj[field];
-      if (typeof value === "string") add(`/${field}`, value, field === "name" ? "name" : "text");
+      if (typeof value === "string")
+        unit.add(FIELD_PATHS[field] ?? `/${field}`, value, field === "name" ? "name" : "text");
     }
-    return Object.assign(add, { unit });
+    return unit;
   };
   if (typeof contract.instructions === "string") {
     const text = contract.instructions;
@@ -341,10 +360,10 @@ function collectUnits(contract: Contract, collect: Collect): Collected & { seen:
       return { units, seen: walk.seen, distinct: numbers.size };
     }
     const tool = tools[index]!;
-    const add = item("tool", tool.name, tool, ["name", "title", "description"]);
+    const own = item("tool", tool.name, tool, ITEM_FIELDS);
     const annotations = tool.annotations;
     if (isJsonObject(annotations) && typeof annotations.title === "string") {
-      add("/annotations/title", annotations.title, "text");
+      own.add("/annotations/title", annotations.title, "text");
     }
     for (let k = 0; k < SCHEMA_KEYS.length; k++) {
       const key = SCHEMA_KEYS[k]!;
@@ -352,7 +371,7 @@ function collectUnits(contract: Contract, collect: Collect): Collected & { seen:
       const shape = shapes[key][index] ?? -1;
       if (shape === -1) {
         // No shape: the schema's texts are the tool's own.
-        add.unit.loud |= walk.schema(schema, SCHEMA_ROOTS[k]!, tool.name, add.unit.texts);
+        own.loud |= walk.schema(schema, SCHEMA_ROOTS[k]!, tool.name, own.texts);
         continue;
       }
       let known = shared[k]!.get(shape);
@@ -369,28 +388,28 @@ function collectUnits(contract: Contract, collect: Collect): Collected & { seen:
     }
   }
   for (const prompt of contract.prompts) {
-    const add = item("prompt", prompt.name, prompt, ["name", "title", "description"]);
+    const own = item("prompt", prompt.name, prompt, ITEM_FIELDS);
     if (Array.isArray(prompt.arguments)) {
       prompt.arguments.forEach((arg, i) => {
         if (!isJsonObject(arg)) return;
-        for (const field of ["name", "title", "description"]) {
+        for (const field of ITEM_FIELDS) {
           const value = arg[field];
-          if (typeof value === "string") add(`/arguments/${i}/${field}`, value, field === "name" ? "name" : "text");
+          if (typeof value === "string") own.add(`/arguments/${i}/${field}`, value, field === "name" ? "name" : "text");
         }
       });
     }
   }
-  for (const resource of contract.resources) item("resource", resource.uri, resource, ["name", "title", "description"]);
+  for (const resource of contract.resources) item("resource", resource.uri, resource, ITEM_FIELDS);
   for (const template of contract.resourceTemplates) {
-    item("resourceTemplate", template.uriTemplate, template, ["name", "title", "description"]);
+    item("resourceTemplate", template.uriTemplate, template, ITEM_FIELDS);
   }
   // A skill's frontmatter name and description are what a host routes on: the model reads them.
   for (const skill of contract.skills ?? []) {
-    const add = item("skill", skill.uri, skill, []);
+    const own = item("skill", skill.uri, skill, []);
     const front = skill.frontmatter;
     if (!isJsonObject(front)) continue;
-    if (typeof front.name === "string") add("/frontmatter/name", front.name, "name");
-    if (typeof front.description === "string") add("/frontmatter/description", front.description, "text");
+    if (typeof front.name === "string") own.add("/frontmatter/name", front.name, "name");
+    if (typeof front.description === "string") own.add("/frontmatter/description", front.description, "text");
   }
   return { units, seen: walk.seen, distinct: numbers.size };
 }
