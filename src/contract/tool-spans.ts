@@ -30,8 +30,9 @@ const MAX_CANDIDATES = 64;
  * Where the search for a tool's closing line may start, as a share of the shortest tool read so
  * far: searching every character of a big file for it cost as much as a fifth of parsing it. A
  * tool shorter than that is cut too long, which JSON.parse refuses (two values), and is cut
- * again from its start; each such tool makes the shortest at least a quarter shorter, so at most
- * log base 4/3 of (longest / shortest) tools are parsed twice in any file.
+ * again from its start; each such tool makes the shortest about a quarter shorter (give or take
+ * its 6-character closing line), so only about log base 4/3 of (longest / shortest) tools of a
+ * file are parsed twice, whatever their order.
  */
 const SKIP_SHARE = 0.75;
 
