@@ -118,6 +118,25 @@ describe("tools read one by one", () => {
     }
   });
 
+  test("a text that does not parse is refused as it is without the search that skips", () => {
+    const text = serializeContract(syntheticPair(70)[0] as Contract);
+    const skipping = { check: () => true, parse: () => undefined, building: () => false };
+    const at = text.indexOf('"name": "tool_00050"');
+    for (const broken of [`${text.slice(0, at)}{${text.slice(at)}`, `${text.slice(0, at)}${text.slice(at + 3)}`]) {
+      const message = (reader?: typeof skipping) => {
+        try {
+          parseContract(broken, "x.json", reader ? { reader } : {});
+        } catch (error) {
+          return (error as Error).message;
+        }
+        return "read";
+      };
+      expect(parseByTools(broken, skipping)).toBeUndefined();
+      expect(message(skipping)).toBe(message());
+      expect(message()).toContain("not valid JSON");
+    }
+  });
+
   test("never disagree with JSON.parse on random edits of a lockfile's text", () => {
     const text = serializeContract(syntheticPair(2)[0] as Contract);
     const pieces = ["},\n    {", "}\n  ]", '\n  "tools": [\n    {', ",", "[", "]", "{", "}", '"', " ", "\n", "0"];
