@@ -11,11 +11,17 @@ import type { Contract, Json } from "../contract/model.ts";
 import { pointerToDotted } from "../contract/pointer.ts";
 import type { LintRuleId } from "../rules/registry.ts";
 import { CONCEAL_TRIGGER, detectConcealment } from "./intent/conceal.ts";
-import { detectExfiltration, EXFILTRATION_TRIGGERS, mayExfiltrate } from "./intent/exfiltration.ts";
+import {
+  ADDRESS_SIGN,
+  detectExfiltration,
+  EXFILTRATION_TRIGGERS,
+  mayExfiltrate,
+  STORE_TRIGGER,
+} from "./intent/exfiltration.ts";
 import { INTENT_GATE_LITERALS } from "./intent/gate-literals.ts";
 import { detectHijack, hijackTriggers, mayHijack, ToolMentions } from "./intent/hijack.ts";
 import { findLinks } from "./intent/links.ts";
-import { spelledGates } from "./intent/literal-gate.ts";
+import { necessaryLiterals, spelledGates, spellLiteral } from "./intent/literal-gate.ts";
 import type { Detector, IntentContext, IntentMatch } from "./intent/model.ts";
 import { detectOverride, OVERRIDE_TRIGGER } from "./intent/override.ts";
 import { detectRemoteCode, mayRunRemoteCode, REMOTE_CODE_TRIGGERS } from "./intent/remote-code.ts";
@@ -367,7 +373,33 @@ function loudness(text: string, role: SurfaceText["role"]): number {
   if (NOT_PLAIN.test(text)) return NOT_PLAIN_BIT | BLOB_BIT | INTENT_BITS;
   if (role !== "text") return 0;
   intentGates ??= spelledGates(INTENT_GATE_LITERALS);
-  return (noBlobRun(text) ? 0 : BLOB_BIT) | (intentGates(text) << INTENT_SHIFT);
+  let intents = intentGates(text) << INTENT_SHIFT;
+  if ((intents & EXFILTRATION_BIT) !== 0 && !maySend(text)) intents &= ~EXFILTRATION_BIT;
+  return (noBlobRun(text) ? 0 : BLOB_BIT) | intents;
+}
+
+/**
+ * Whether a text that holds data-exfiltration's gate literals may hold a finding of it: a verb
+ * that keeps data ("record", "save") is reported only in a text with an address's sign
+ * (exfiltration.ts), so without one only its literals of sending count, which are its gate
+ * literals but the store verbs' (sendingLiterals). "Identifier of record 7" holds neither: on a
+ * big surface it is not kept for the rule, nor read by it.
+ */
+export function maySend(text: string): boolean {
+  if (ADDRESS_SIGN.test(text)) return true;
+  sendingGate ??= spelledGates([sendingLiterals()]);
+  return sendingGate(text) !== 0;
+}
+
+let sendingGate: ((text: string) => number) | undefined;
+
+/**
+ * data-exfiltration's gate literals but those of its store verbs (STORE_TRIGGER, read here: a
+ * short pattern), which are none of its other triggers' (tests/unit/lint/intent-gates.test.ts).
+ */
+export function sendingLiterals(): string[] {
+  const stores = new Set(necessaryLiterals(STORE_TRIGGER).map(spellLiteral));
+  return INTENT_GATE_LITERALS[INTENT_RULES.indexOf("data-exfiltration")]!.filter((l) => !stores.has(l));
 }
 
 /** Whether the surface has texts enough for the one test to pay. */

@@ -73,8 +73,10 @@ function targetAfter(sentence: string, from: number, re: RegExp): Part | undefin
 /** Every sending has a verb of TRANSFER or STORE, or a passive one (with "be" and a space). */
 const BE = /be\s/i;
 /** What a literal address holds (see the stores in detectExfiltration). */
-const ADDRESS_SIGN = /[:@.]/;
+export const ADDRESS_SIGN = /[:@.]/;
 export const EXFILTRATION_TRIGGERS: readonly RegExp[] = [TRANSFER, STORE, BE];
+/** Of EXFILTRATION_TRIGGERS, the verbs that keep data: reported only in a text that holds ADDRESS_SIGN. */
+export const STORE_TRIGGER: RegExp = STORE;
 
 /**
  * Whether detectExfiltration can find anything in some sentence of `text`: a verb of sending, or
