@@ -168,9 +168,19 @@ function checkToolDescriptionLong(contract: Contract): Found[] {
 }
 
 /** Whether a property schema carries a description, itself or through a local $ref. */
+/**
+ * Whether a text holds more than white space (what a trim that leaves something says), without
+ * trimming when it starts with a printable ASCII character other than the space, as most do.
+ */
+export function holdsText(value: string | undefined): boolean {
+  if (value === undefined || value.length === 0) return false;
+  const first = value.charCodeAt(0);
+  return (first > 0x20 && first < 0x7f) || value.trim() !== "";
+}
+
 function hasDescription(root: JsonObject, property: Json): boolean {
   if (!isJsonObject(property)) return false;
-  if (text(property.description)?.trim()) return true;
+  if (holdsText(text(property.description))) return true;
   const ref = property.$ref;
   if (typeof ref === "string" && ref.startsWith("#/")) {
     let decoded = ref.slice(1);
@@ -180,7 +190,7 @@ function hasDescription(root: JsonObject, property: Json): boolean {
       return false;
     }
     const target = resolvePointer(root, decoded);
-    return isJsonObject(target) && Boolean(text(target.description)?.trim());
+    return isJsonObject(target) && holdsText(text(target.description));
   }
   return false;
 }
