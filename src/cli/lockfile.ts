@@ -10,6 +10,7 @@ import { parseContract } from "../contract/read.ts";
 import { ReadSession } from "../contract/read-session.ts";
 import type { ToolReader } from "../contract/tool-spans.ts";
 import type { ReportFile } from "../report/context.ts";
+import { collectBeforeBigInput } from "./heap-policy.ts";
 import { prepareForInput } from "./jit-policy.ts";
 import { readUserFile } from "./read-user-file.ts";
 
@@ -48,6 +49,7 @@ export class LockfileReads {
   /** A lockfile's text from elsewhere (`git show REF:FILE`), named `source` in messages: the same checks. */
   parse(text: string, source: string, reader?: ToolReader): Contract {
     prepareForInput(text.length);
+    collectBeforeBigInput(text.length);
     // The commands never modify a lockfile's contract: two lockfiles of one run may share tools.
     const { freeze } = this.session.options;
     return parseContract(text, source, reader ? { reader, freeze } : { session: this.session });
