@@ -4,7 +4,7 @@
  */
 import { isJsonObject } from "../../contract/model.ts";
 import { dottedChild, pointer } from "../../contract/pointer.ts";
-import type { HostProfile } from "./model.ts";
+import { FIRST, type HostProfile, NAMED } from "./model.ts";
 import { checkName, fitsName, type NameRule, nameProblem, renameFor } from "./names.ts";
 import { hostRule } from "./rule.ts";
 
@@ -49,21 +49,23 @@ export const ANTHROPIC: HostProfile = {
   rules: ANTHROPIC_RULES,
   tool: checkName("anthropic-name-invalid", TOOL_NAME, "the API answers 400 for the whole request"),
   wakes: { keys: ["properties"] },
-  node(node, hit) {
+  node(node, hits) {
     const properties = node.schema.properties;
     if (properties === undefined || !isJsonObject(properties)) return;
     for (const key in properties) {
       if (fitsName(key, PROPERTY_KEY)) continue;
       const problem = nameProblem(key, PROPERTY_KEY) as string;
-      hit(
-        "anthropic-property-key-invalid",
-        () => ({
-          path: pointer(node.path, "properties", key),
-          message: `the property key ${JSON.stringify(key)} ${problem}: the API answers 400 for the whole request; fix: rename it to ${JSON.stringify(renameFor(key, PROPERTY_KEY))}`,
-          evidence: key,
-        }),
-        () => dottedChild(dottedChild(node.dotted, "properties"), key),
-      );
+      switch (hits.place("anthropic-property-key-invalid")) {
+        case FIRST:
+          hits.first("anthropic-property-key-invalid", {
+            path: pointer(node.path, "properties", key),
+            message: `the property key ${JSON.stringify(key)} ${problem}: the API answers 400 for the whole request; fix: rename it to ${JSON.stringify(renameFor(key, PROPERTY_KEY))}`,
+            evidence: key,
+          });
+          break;
+        case NAMED:
+          hits.named("anthropic-property-key-invalid", dottedChild(dottedChild(node.dotted, "properties"), key));
+      }
     }
   },
 };

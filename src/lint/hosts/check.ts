@@ -7,11 +7,10 @@
  * as the function's parameters. Pure.
  */
 import { type Contract, isJsonObject, type Json, type JsonObject } from "../../contract/model.ts";
-import { pointerToDotted } from "../../contract/pointer.ts";
 import type { TargetKind } from "../../contract/surface.ts";
 import { show, visitSchema } from "../found.ts";
 import { indexShapes, type SurfaceSizes } from "../shapes.ts";
-import type { HostHit, HostProfile, NodeHit, SchemaNode } from "./model.ts";
+import { FIRST, type HostHit, type HostProfile, NAMED, type NodeHits, type SchemaNode } from "./model.ts";
 import { hostProfile } from "./profiles.ts";
 import { Wakes } from "./wakes.ts";
 
@@ -65,14 +64,24 @@ export class SchemaHits {
     this.checksInDefs = checks.filter(({ p }) => p.walkDefs !== false).map(({ bit, check }) => ({ bit, check }));
   }
 
-  private readonly hit: NodeHit = (rule, make, where) => {
-    const places = this.byRule.get(rule);
-    if (!places) {
-      this.byRule.set(rule, { first: { rule, ...make() }, others: [], count: 1 });
-      return;
-    }
-    places.count++;
-    if (places.others.length < MORE) places.others.push(where ? where() : pointerToDotted(make().path));
+  /** The places of the rule `place` last counted (NAMED): `named` adds to them. */
+  private last: Places | undefined = undefined;
+  /** What the node checks report to (NodeHits), one object for every node. */
+  private readonly hits: NodeHits = {
+    place: (rule) => {
+      const places = this.byRule.get(rule);
+      if (places === undefined) return FIRST;
+      places.count++;
+      if (places.others.length >= MORE) return 0;
+      this.last = places;
+      return NAMED;
+    },
+    first: (rule, hit) => {
+      this.byRule.set(rule, { first: { rule, ...hit }, others: [], count: 1 });
+    },
+    named: (_rule, where) => {
+      this.last?.others.push(where);
+    },
   };
 
   /** Start another schema. */
@@ -87,7 +96,7 @@ export class SchemaHits {
     const checks = node.inDefs ? this.checksInDefs : this.checks;
     for (let i = 0; i < checks.length; i++) {
       const { bit, check } = checks[i]!;
-      if ((woken & bit) !== 0) check(node, this.hit);
+      if ((woken & bit) !== 0) check(node, this.hits);
     }
   };
 

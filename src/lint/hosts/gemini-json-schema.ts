@@ -7,7 +7,7 @@
 
 import { pointer } from "../../contract/pointer.ts";
 import { GEMINI_NAME } from "./gemini-parameters.ts";
-import type { HostProfile } from "./model.ts";
+import { FIRST, type HostProfile, NAMED } from "./model.ts";
 import { checkName } from "./names.ts";
 import { hostRule } from "./rule.ts";
 
@@ -51,19 +51,21 @@ export const GEMINI_JSON_SCHEMA: HostProfile = {
   rules: GEMINI_JSON_SCHEMA_RULES,
   tool: checkName("gemini-json-schema-name-invalid", GEMINI_NAME, "Gemini answers 400 for the whole request"),
   wakes: { keys: ["$ref"] },
-  node(node, hit) {
+  node(node, hits) {
     const { schema } = node;
     if (typeof schema.$ref !== "string") return;
     const extra = Object.keys(schema).filter((key) => !BESIDE_REF.has(key));
     if (extra.length === 0) return;
-    hit(
-      "gemini-json-schema-ref-with-siblings",
-      () => ({
-        path: pointer(node.path, extra[0] as string),
-        message: `the $ref at ${node.dotted} stands beside ${extra.map((k) => `"${k}"`).join(", ")}, which Gemini rejects (only description and default may); fix: move ${extra.length === 1 ? "it" : "them"} into the definition the $ref points at, or inline the $ref`,
-        evidence: extra,
-      }),
-      () => node.dotted,
-    );
+    switch (hits.place("gemini-json-schema-ref-with-siblings")) {
+      case FIRST:
+        hits.first("gemini-json-schema-ref-with-siblings", {
+          path: pointer(node.path, extra[0] as string),
+          message: `the $ref at ${node.dotted} stands beside ${extra.map((k) => `"${k}"`).join(", ")}, which Gemini rejects (only description and default may); fix: move ${extra.length === 1 ? "it" : "them"} into the definition the $ref points at, or inline the $ref`,
+          evidence: extra,
+        });
+        break;
+      case NAMED:
+        hits.named("gemini-json-schema-ref-with-siblings", node.dotted);
+    }
   },
 };

@@ -6,7 +6,7 @@
  */
 import { isJsonObject } from "../../contract/model.ts";
 import { dottedChild, pointer } from "../../contract/pointer.ts";
-import type { HostProfile } from "./model.ts";
+import { FIRST, type HostProfile, NAMED } from "./model.ts";
 import { checkName, fitsName, type NameRule, renameFor } from "./names.ts";
 import { hostRule } from "./rule.ts";
 
@@ -163,21 +163,23 @@ export const GEMINI_PARAMETERS: HostProfile = {
     "Gemini answers 400 for the whole request",
     " (Gemini CLI rewrites names itself; other clients send them as they are)",
   ),
-  node(node, hit) {
+  node(node, hits) {
     const { schema } = node;
     // for...in: JSON objects inherit no enumerable keys, and Object.keys allocates per node.
     for (const key in schema) {
       if (IN_SCHEMA[key] === true) continue;
       // x- extensions and annotations of our own are not sent by every client; they are still keywords Gemini rejects.
-      hit(
-        "gemini-parameters-keyword-unsupported",
-        () => ({
-          path: pointer(node.path, key),
-          message: `"${key}" at ${node.dotted} is not in Gemini's Schema, so the request fails with 400 "Unknown name"; fix: ${fixFor(key)}`,
-          evidence: key,
-        }),
-        () => `${dottedChild(node.dotted, key)}: ${shortFix(key)}`,
-      );
+      switch (hits.place("gemini-parameters-keyword-unsupported")) {
+        case FIRST:
+          hits.first("gemini-parameters-keyword-unsupported", {
+            path: pointer(node.path, key),
+            message: `"${key}" at ${node.dotted} is not in Gemini's Schema, so the request fails with 400 "Unknown name"; fix: ${fixFor(key)}`,
+            evidence: key,
+          });
+          break;
+        case NAMED:
+          hits.named("gemini-parameters-keyword-unsupported", `${dottedChild(node.dotted, key)}: ${shortFix(key)}`);
+      }
     }
     // typeof first: most nodes' type is a string, and Array.isArray is a call until compiled.
     if (typeof schema.type === "object" && Array.isArray(schema.type)) {
@@ -186,42 +188,51 @@ export const GEMINI_PARAMETERS: HostProfile = {
         types.length === 1
           ? `write "type": ${JSON.stringify(types[0])}${types.length < schema.type.length ? ' with "nullable": true' : ""}`
           : "write an anyOf with one type per branch";
-      hit(
-        "gemini-parameters-type-list",
-        () => ({
-          path: pointer(node.path, "type"),
-          message: `"type" at ${node.dotted} is a list, which Gemini's Schema does not take (400 "Proto field is not repeating"); fix: ${fix}`,
-          evidence: schema.type,
-        }),
-        () => dottedChild(node.dotted, "type"),
-      );
+      switch (hits.place("gemini-parameters-type-list")) {
+        case FIRST:
+          hits.first("gemini-parameters-type-list", {
+            path: pointer(node.path, "type"),
+            message: `"type" at ${node.dotted} is a list, which Gemini's Schema does not take (400 "Proto field is not repeating"); fix: ${fix}`,
+            evidence: schema.type,
+          });
+          break;
+        case NAMED:
+          hits.named("gemini-parameters-type-list", dottedChild(node.dotted, "type"));
+      }
     }
     const values = schema.enum;
     if (values !== undefined && Array.isArray(values) && !allStrings(values)) {
-      hit(
-        "gemini-parameters-enum-not-string",
-        () => ({
-          path: pointer(node.path, "enum"),
-          message: `the enum at ${node.dotted} holds values that are not strings, which Gemini's Schema does not take; fix: write them as strings (${JSON.stringify(values.slice(0, 3).map((v) => String(v)))}) with "format": "enum", or drop the enum and list the values in the description`,
-          evidence: values,
-        }),
-        () => dottedChild(node.dotted, "enum"),
-      );
+      switch (hits.place("gemini-parameters-enum-not-string")) {
+        case FIRST:
+          hits.first("gemini-parameters-enum-not-string", {
+            path: pointer(node.path, "enum"),
+            message: `the enum at ${node.dotted} holds values that are not strings, which Gemini's Schema does not take; fix: write them as strings (${JSON.stringify(values.slice(0, 3).map((v) => String(v)))}) with "format": "enum", or drop the enum and list the values in the description`,
+            evidence: values,
+          });
+          break;
+        case NAMED:
+          hits.named("gemini-parameters-enum-not-string", dottedChild(node.dotted, "enum"));
+      }
     }
     // Parameter names are the root's properties (the docs say nothing of nested objects' keys).
     if (schema.properties !== undefined && node.via === "" && isJsonObject(schema.properties)) {
       for (const name in schema.properties) {
         if (fitsName(name, PARAMETER_NAME)) continue;
         const fixed = renameFor(name, PARAMETER_NAME);
-        hit(
-          "gemini-parameters-property-name-invalid",
-          () => ({
-            path: pointer(node.path, "properties", name),
-            message: `the parameter name ${JSON.stringify(name)} is outside Gemini's parameter names (letters, digits, _; at most 64); fix: rename it to ${JSON.stringify(fixed)}`,
-            evidence: name,
-          }),
-          () => dottedChild(dottedChild(node.dotted, "properties"), name),
-        );
+        switch (hits.place("gemini-parameters-property-name-invalid")) {
+          case FIRST:
+            hits.first("gemini-parameters-property-name-invalid", {
+              path: pointer(node.path, "properties", name),
+              message: `the parameter name ${JSON.stringify(name)} is outside Gemini's parameter names (letters, digits, _; at most 64); fix: rename it to ${JSON.stringify(fixed)}`,
+              evidence: name,
+            });
+            break;
+          case NAMED:
+            hits.named(
+              "gemini-parameters-property-name-invalid",
+              dottedChild(dottedChild(node.dotted, "properties"), name),
+            );
+        }
       }
     }
   },

@@ -30,8 +30,20 @@ export interface HostHit {
   evidence?: Json;
 }
 
-/** `make` builds the finding (called for a rule's first place); `where` names a later place (for the next few). */
-export type NodeHit = (rule: string, make: () => Omit<HostHit, "rule">, where?: () => string) => void;
+/**
+ * Where a node check reports its places. `place(rule)` counts one and says what the checker
+ * wants of it: FIRST, the place in full (`first`); NAMED, a name for it (`named`, for the next
+ * few places); anything else, nothing. A rule's places in one schema make one finding, so most
+ * places are only counted, and their messages never built. Calls rather than callbacks: a
+ * check made two closures per place, thousands on a surface whose schemas a host rejects.
+ */
+export interface NodeHits {
+  place(rule: string): number;
+  first(rule: string, hit: Omit<HostHit, "rule">): void;
+  named(rule: string, where: string): void;
+}
+export const FIRST = 1;
+export const NAMED = 2;
 
 /** A schema node as the shared walk hands it to the profiles. */
 /** A node of the one schema walk (src/lint/found.ts): schema, pointer, dotted place, the keyword that led there. */
@@ -49,12 +61,8 @@ export interface HostProfile {
   walkDefs?: boolean;
   /** One tool's name and texts. */
   tool?(tool: Tool, hit: (h: HostHit) => void): void;
-  /**
-   * One node of a tool's inputSchema (every node, depth first, the root first). `hit` takes the
-   * rule and a function that makes the rest: a rule's places in one schema make one finding, so
-   * most places are only counted and their messages never built.
-   */
-  node?(node: SchemaNode, hit: NodeHit): void;
+  /** One node of a tool's inputSchema (depth first, the root first; see `wakes`), its places told to `hits`. */
+  node?(node: SchemaNode, hits: NodeHits): void;
   /**
    * Where `node` can hit, so that it is called only there (src/lint/hosts/wakes.ts); absent, at
    * every node. A node wakes the check when it holds one of `keys`, or a key outside `within`,

@@ -5,7 +5,7 @@
  */
 import { isJsonObject, type JsonObject } from "../../contract/model.ts";
 import { dottedChild, pointer } from "../../contract/pointer.ts";
-import type { HostProfile } from "./model.ts";
+import { FIRST, type HostProfile, NAMED } from "./model.ts";
 import { checkName } from "./names.ts";
 import {
   checkCount,
@@ -134,7 +134,7 @@ export const OPENAI_STRICT: HostProfile = {
   ),
   // An unsupported keyword, or an object schema (isObjectSchema).
   wakes: { keys: [...STRICT_UNSUPPORTED, "properties"], types: ["object"], typeList: true },
-  node(node, hit) {
+  node(node, hits) {
     const { schema } = node;
     // for...in: JSON objects inherit no enumerable keys, and Object.keys allocates per node.
     for (const key in schema) {
@@ -145,40 +145,49 @@ export const OPENAI_STRICT: HostProfile = {
           : key === "allOf"
             ? "merge the allOf branches into this schema"
             : `drop "${key}"`;
-      hit(
-        "openai-strict-keyword-unsupported",
-        () => ({
-          path: pointer(node.path, key),
-          message: `strict mode does not support "${key}" (at ${node.dotted}): the request fails with 400; fix: ${fix}`,
-          evidence: key,
-        }),
-        () => dottedChild(node.dotted, key),
-      );
+      switch (hits.place("openai-strict-keyword-unsupported")) {
+        case FIRST:
+          hits.first("openai-strict-keyword-unsupported", {
+            path: pointer(node.path, key),
+            message: `strict mode does not support "${key}" (at ${node.dotted}): the request fails with 400; fix: ${fix}`,
+            evidence: key,
+          });
+          break;
+        case NAMED:
+          hits.named("openai-strict-keyword-unsupported", dottedChild(node.dotted, key));
+      }
     }
     if (!isObjectSchema(schema)) return;
     if (schema.additionalProperties !== false) {
-      hit(
-        "openai-strict-object-open",
-        () => ({
-          path: node.path,
-          message: `the object at ${node.dotted} lacks "additionalProperties": false, which strict mode requires (400 otherwise); fix: add "additionalProperties": false here${schema.additionalProperties === undefined ? "" : " in place of the current value"} (the Responses API does this itself when a tool omits strict)`,
-          ...(schema.additionalProperties !== undefined && { evidence: schema.additionalProperties }),
-        }),
-        () => node.dotted,
-      );
+      switch (hits.place("openai-strict-object-open")) {
+        case FIRST:
+          hits.first("openai-strict-object-open", {
+            path: node.path,
+            message: `the object at ${node.dotted} lacks "additionalProperties": false, which strict mode requires (400 otherwise); fix: add "additionalProperties": false here${schema.additionalProperties === undefined ? "" : " in place of the current value"} (the Responses API does this itself when a tool omits strict)`,
+            ...(schema.additionalProperties !== undefined && { evidence: schema.additionalProperties }),
+          });
+          break;
+        case NAMED:
+          hits.named("openai-strict-object-open", node.dotted);
+      }
     }
     if (schema.properties !== undefined && isJsonObject(schema.properties)) {
       const optional = optionalKeys(schema.properties, Array.isArray(schema.required) ? schema.required : NONE);
       if (optional !== undefined) {
-        hit(
-          "openai-strict-property-optional",
-          () => ({
-            path: pointer(node.path, "required"),
-            message: `${optional.length === 1 ? "property" : "properties"} ${optional.map((k) => JSON.stringify(k)).join(", ")} of ${node.dotted} ${optional.length === 1 ? "is" : "are"} not required, which strict mode does not allow (400 otherwise); fix: add ${optional.length === 1 ? "it" : "them"} to "required" and add "null" to ${optional.length === 1 ? "its" : "their"} type so callers may still leave ${optional.length === 1 ? "it" : "them"} empty`,
-            evidence: optional,
-          }),
-          () => `${optional.map((k) => JSON.stringify(k)).join(", ")} of ${node.dotted}`,
-        );
+        switch (hits.place("openai-strict-property-optional")) {
+          case FIRST:
+            hits.first("openai-strict-property-optional", {
+              path: pointer(node.path, "required"),
+              message: `${optional.length === 1 ? "property" : "properties"} ${optional.map((k) => JSON.stringify(k)).join(", ")} of ${node.dotted} ${optional.length === 1 ? "is" : "are"} not required, which strict mode does not allow (400 otherwise); fix: add ${optional.length === 1 ? "it" : "them"} to "required" and add "null" to ${optional.length === 1 ? "its" : "their"} type so callers may still leave ${optional.length === 1 ? "it" : "them"} empty`,
+              evidence: optional,
+            });
+            break;
+          case NAMED:
+            hits.named(
+              "openai-strict-property-optional",
+              `${optional.map((k) => JSON.stringify(k)).join(", ")} of ${node.dotted}`,
+            );
+        }
       }
     }
   },

@@ -11,7 +11,7 @@ import { isJsonObject, type Json, type JsonObject } from "../../../../src/contra
 import { parseContract } from "../../../../src/contract/read.ts";
 import { type SchemaNode, visitSchema } from "../../../../src/lint/found.ts";
 import { SchemaHits, schemaProfiles } from "../../../../src/lint/hosts/check.ts";
-import type { HostProfile } from "../../../../src/lint/hosts/model.ts";
+import type { HostProfile, NodeHits } from "../../../../src/lint/hosts/model.ts";
 import { HOST_IDS, HOST_PROFILES } from "../../../../src/lint/hosts/profiles.ts";
 import { Wakes } from "../../../../src/lint/hosts/wakes.ts";
 
@@ -111,9 +111,15 @@ function schemas(): JsonObject[] {
 /** How many places `profile`'s node check reports at this node. */
 function placesAt(profile: HostProfile, node: SchemaNode): number {
   let places = 0;
-  profile.node?.(node, () => {
-    places++;
-  });
+  const hits: NodeHits = {
+    place: () => {
+      places++;
+      return 0;
+    },
+    first: () => {},
+    named: () => {},
+  };
+  profile.node?.(node, hits);
   return places;
 }
 
