@@ -1,5 +1,5 @@
 /**
- * The speed goals of issue #18, each printed as a ratio against its floor, measured in one
+ * The speed goals of issues #18 and #33, each printed as a ratio against its floor, measured in one
  * interleaved run (every round runs every command once, so load on the machine hits all alike):
  *
  *   --version                       ≤ 1.3 × a compiled hello-world
@@ -11,7 +11,8 @@
  *   peak memory of both             ≤ 2   × the parse floor's
  *   capture                         ≤ 1.1 × the server's own lifecycle as a minimal client sees it
  *                                           (spawn → initialize → every list → stdin closed → exit)
- *   capture − shutdown grace        ≤ 1.1 × the server's own spawn → last list reply (stricter)
+ *   beside it, not judged: capture − shutdown grace against the server's spawn → last list reply
+ *                                           (our start-up, the era probe and the kill, which the grace does not hide)
  *
  * With `--before BIN` the same rounds also run an older build, so before and after come from
  * the same run. Medians throughout.
@@ -97,17 +98,19 @@ function interleave(commands: Record<string, string[]>, rounds: number, tmp: str
 
 interface GoalLine {
   goal: string;
-  limit: number;
+  /** Undefined: a view printed beside the goals, not judged. */
+  limit: number | undefined;
   ratios: { label: string; ratio: number; detail: string }[];
 }
 
 function printGoals(lines: GoalLine[]): void {
-  console.log("\nGoals (issue #18): ratios of medians, measured interleaved in this run");
+  console.log("\nGoals (issues #18 and #33): ratios of medians, measured interleaved in this run");
   for (const line of lines) {
-    console.log(`  ${line.goal} (goal ≤ ${line.limit}×)`);
+    const limit = line.limit;
+    console.log(`  ${line.goal} (${limit === undefined ? "not a goal" : `goal ≤ ${limit}×`})`);
     for (const r of line.ratios) {
-      const mark = r.ratio <= line.limit ? "meets" : "misses";
-      console.log(`    ${r.label.padEnd(8)} ${r.ratio.toFixed(2).padStart(6)}×  ${mark}   ${r.detail}`);
+      const mark = limit === undefined ? "      " : r.ratio <= limit ? "meets " : "misses";
+      console.log(`    ${r.label.padEnd(8)} ${r.ratio.toFixed(2).padStart(6)}×  ${mark}  ${r.detail}`);
     }
   }
 }
@@ -343,8 +346,8 @@ export async function goalsBenchmark(options: GoalOptions): Promise<void> {
       }),
     });
     lines.push({
-      goal: `stricter: snapshot minus the ${EXIT_GRACE_MS} ms shutdown grace vs the server alone to its last list`,
-      limit: 1.1,
+      goal: `beside it, stricter: snapshot minus the ${EXIT_GRACE_MS} ms shutdown grace vs the server alone to its last list`,
+      limit: undefined,
       ratios: bins.map((bin) => {
         const c = median(captures[bin.label] ?? []);
         return {
