@@ -7,6 +7,7 @@
  */
 import { findRule } from "../rules/registry.ts";
 import { VERSION } from "../version.ts";
+import { stringifyWithList } from "./json-chunks.ts";
 import {
   type AnyReport,
   LINT_REPORT_VERSION,
@@ -94,5 +95,5 @@ export function renderJson(report: AnyReport): string {
     notices: report.notices,
   };
   // Control and bidi characters in any string as `\u` escapes: the same data, safe to print.
-  return `${escapeJsonText(JSON.stringify(document, null, 2))}\n`;
+  return `${escapeJsonText(stringifyWithList(document, lint ? "findings" : "changes"))}\n`;
 }
