@@ -6,16 +6,7 @@
  */
 import { describe, expect, test } from "bun:test";
 import { stringifyWithList } from "../../../src/report/json-chunks.ts";
-
-function random(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { prng } from "../../../src/util/random.ts";
 
 /** Whether items may hold characters past U+00FF (two-byte text), so that both ways are taken. */
 let wide = true;
@@ -35,7 +26,7 @@ function item(next: () => number, depth: number): unknown {
 
 describe("stringifyWithList", () => {
   test("the text of JSON.stringify(document, null, 2), whatever the list", () => {
-    const next = random(7);
+    const next = prng(7);
     for (const length of [0, 1, 63, 64, 65, 128, 129, 300, 301]) {
       for (const key of ["findings", "changes", 'we"ird\nkey']) {
         // Narrow first items half the time (the document written whole), wide ones later.

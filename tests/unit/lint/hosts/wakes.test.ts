@@ -14,6 +14,7 @@ import { SchemaHits, schemaProfiles } from "../../../../src/lint/hosts/check.ts"
 import type { HostProfile, NodeHits } from "../../../../src/lint/hosts/model.ts";
 import { HOST_IDS, HOST_PROFILES } from "../../../../src/lint/hosts/profiles.ts";
 import { Wakes } from "../../../../src/lint/hosts/wakes.ts";
+import { prng } from "../../../../src/util/random.ts";
 
 const FIXTURES = join(import.meta.dir, "../../../fixtures");
 
@@ -27,17 +28,6 @@ function fixtureSchemas(): JsonObject[] {
     }
   }
   return out;
-}
-
-/** A seeded generator (mulberry32). */
-function random(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 const KEYS = [
@@ -104,7 +94,7 @@ function generated(next: () => number, depth: number): JsonObject {
 }
 
 function schemas(): JsonObject[] {
-  const next = random(31);
+  const next = prng(31);
   return [...fixtureSchemas(), ...Array.from({ length: 3000 }, () => generated(next, 3))];
 }
 
