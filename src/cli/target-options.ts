@@ -272,7 +272,7 @@ export function rejectLiveOnlyFlags(optionSource: (name: string) => string | und
 export function jobsOption() {
   return new Option(
     "--jobs <n>",
-    "with --all: how many servers to capture at once (default: twice the cores, at most 16)",
+    "with --all: how many servers to capture at once (default: twice the cores, at least 8, at most 16)",
   ).argParser((text: string) => {
     const n = Number(text);
     if (!Number.isInteger(n) || n < 1 || n > 64) {
