@@ -9,6 +9,7 @@
  *   lint of 10,000 tools            ≤ 2   × the parse floor of its one file
  *   lint of 10,000 distinct tools   ≤ 3   × the parse floor, time (issue #33: no two schemas alike)
  *   peak memory of both             ≤ 2   × the parse floor's
+ *   snapshot --all of eight servers ≤ 1.5 × one of them captured alone (each takes about 1 s to answer)
  *   capture                         ≤ 1.1 × the server's own lifecycle as a minimal client sees it
  *                                           (spawn → initialize → every list → stdin closed → exit)
  *   beside it, not judged: capture − shutdown grace against the server's spawn → last list reply
@@ -17,7 +18,7 @@
  * With `--before BIN` the same rounds also run an older build, so before and after come from
  * the same run. Medians throughout.
  */
-import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { EXIT_GRACE_MS } from "../src/connect/stdio-transport.ts";
 import { serializeContract } from "../src/contract/canonical.ts";
@@ -31,6 +32,11 @@ const TYPICAL = ["filesystem-2025.3.28", "filesystem-2025.8.21"].map((n) => join
 /** The published pair with the most witnesses (a breaking minItems change to witness). */
 const WITNESSED = ["filesystem-2025.8.21", "filesystem-2026.8.31"].map((n) => join(PUBLISHED, `${n}.contract.json`));
 const EVERYTHING = join(ROOT, "node_modules/@modelcontextprotocol/server-everything/dist/index.js");
+/** The test tiers' stdio server: its slow-start mode answers nothing until its delay is over. */
+const FIXTURE_SERVER = join(ROOT, "tests/fixtures/fixture-server.ts");
+/** Issue #33's goal 1: this many servers, each this slow to answer, captured by `snapshot --all`. */
+const ALL_SERVERS = 8;
+const SLOW_START_MS = 1000;
 
 export interface GoalOptions {
   /** Binaries to measure: the current build first, then optionally an older one. */
@@ -358,6 +364,60 @@ export async function goalsBenchmark(options: GoalOptions): Promise<void> {
       }),
     });
   }
+  lines.push(allAtOnce(options));
   printGoals(lines);
   for (const line of counted) console.log(line);
+}
+
+/**
+ * Goal 1: `snapshot --all` of a config of eight stdio servers that each answer after about 1 s,
+ * against one of them captured alone (they are the same server, so it is the slowest single
+ * capture), interleaved, with the default --jobs.
+ */
+function allAtOnce(options: GoalOptions): GoalLine {
+  const dir = join(options.tmp, "all-at-once");
+  mkdirSync(dir, { recursive: true });
+  const config = join(dir, "servers.json");
+  const server = (name: string) => ({
+    command: process.execPath,
+    args: [FIXTURE_SERVER],
+    env: {
+      FIXTURE: JSON.stringify({
+        tools: 3,
+        serverInfo: { name, version: "1.0.0" },
+        mode: "slow-start",
+        slowStartMs: SLOW_START_MS,
+      }),
+    },
+  });
+  const names = Array.from({ length: ALL_SERVERS }, (_, i) => `server-${i + 1}`);
+  writeFileSync(config, JSON.stringify({ mcpServers: Object.fromEntries(names.map((n) => [n, server(n)])) }));
+  const commands: Record<string, string[]> = {};
+  for (const bin of options.bins) {
+    commands[`${bin.label} all`] = [bin.path, "snapshot", "--all", "-q", "--config", config, "--dir", join(dir, "out")];
+    commands[`${bin.label} one`] = [
+      bin.path,
+      "snapshot",
+      "-q",
+      "--server",
+      "server-1",
+      "--config",
+      config,
+      "-o",
+      join(dir, "one.json"),
+    ];
+  }
+  const samples = interleave(commands, Math.min(options.captureRuns, 5), options.tmp, 1);
+  const ms = (name: string) => median((samples[name] ?? []).map((x) => x.ms));
+  const result: GoalLine = {
+    goal: `snapshot --all of ${ALL_SERVERS} servers that each answer after ${SLOW_START_MS / 1000} s vs one of them alone`,
+    limit: 1.5,
+    ratios: options.bins.map((bin) => ({
+      label: bin.label,
+      ratio: ms(`${bin.label} all`) / ms(`${bin.label} one`),
+      detail: `${ms(`${bin.label} all`).toFixed(0)} ms vs ${ms(`${bin.label} one`).toFixed(0)} ms`,
+    })),
+  };
+  rmSync(dir, { recursive: true, force: true });
+  return result;
 }
