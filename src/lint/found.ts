@@ -1,4 +1,4 @@
-import { type Contract, isJsonObject, type Json, type JsonObject, type Tool } from "../contract/model.ts";
+import { type Contract, isJsonObject, type Json, type JsonObject } from "../contract/model.ts";
 import { dottedChild, pointer, pointerToDotted } from "../contract/pointer.ts";
 import type { TargetKind } from "../contract/surface.ts";
 import { resolvePointer } from "../schema/ref.ts";
@@ -241,18 +241,6 @@ function walkChild(child: Json, keyword: string, member: number | string | undef
 let visits = 0;
 
 export const SCHEMA_KEYS = ["inputSchema", "outputSchema"] as const;
-
-/** Each tool's inputSchema and outputSchema that is present, with its pointer. */
-export function toolSchemas(contract: Contract): { tool: Tool; key: string; schema: Json }[] {
-  const out: { tool: Tool; key: string; schema: Json }[] = [];
-  for (const tool of contract.tools) {
-    for (const key of SCHEMA_KEYS) {
-      const schema = tool[key];
-      if (schema !== undefined) out.push({ tool, key, schema });
-    }
-  }
-  return out;
-}
 
 /** A finding of a schema check before it is given to a tool: its message follows "tool NAME: ". */
 export interface SchemaFound {

@@ -154,7 +154,7 @@ const schemaValid: SchemaVisitor = {
 
 function checkDialectUnsupported(contract: Contract): Found[] {
   const out: Found[] = [];
-  // Tool by tool, key by key, as toolSchemas lists them, without a list of 20,000 pairs on big surfaces.
+  // Tool by tool, key by key, without a list of 20,000 pairs on big surfaces.
   for (const tool of contract.tools) {
     for (const key of SCHEMA_KEYS) {
       const schema = tool[key];
