@@ -980,7 +980,12 @@ describe("hostile clients: what the mock reads is bounded", () => {
         await chunked.write(postHead("Transfer-Encoding: chunked\r\n"));
         const piece = `${MIB.toString(16)}\r\n${"a".repeat(MIB)}\r\n`;
         let sent = 0;
-        while (sent < 256 && answers(chunked).length === 0 && (await chunked.write(piece))) sent++;
+        while (sent < 256 && answers(chunked).length === 0 && (await chunked.write(piece))) {
+          sent++;
+          // A turn of the event loop between pieces, so that the answer is read as it comes: writes
+          // that resolved at once kept the client from reading, and `sent` then counted that (69).
+          await Bun.sleep(0);
+        }
         await until(() => answers(chunked).length === 1, 5_000);
         const peak = peakRssMiB(mock.pid);
         console.log(`chunked body: 413 after ${sent} MiB sent; peak RSS ${baseline} → ${peak} MiB`);
