@@ -110,7 +110,7 @@ export class SchemaSpans implements ToolReader {
     // Once given up, parse builds no tool and read() finds no shape: no tool checked has one.
     if (this.gaveUp) return this.measure ? this.measured(tool, text) : toolPasses(tool);
     let shape = this.found.get(tool as object);
-    if (shape === undefined && !this.gaveUp) {
+    if (shape === undefined) {
       shape = this.read(tool, text);
       if (shape !== undefined) this.remember(tool as object, shape);
     }

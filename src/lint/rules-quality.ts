@@ -167,7 +167,6 @@ function checkToolDescriptionLong(contract: Contract): Found[] {
   return out;
 }
 
-/** Whether a property schema carries a description, itself or through a local $ref. */
 /**
  * Whether a text holds more than white space (what a trim that leaves something says), without
  * trimming when it starts with a printable ASCII character other than the space, as most do.
@@ -178,6 +177,7 @@ export function holdsText(value: string | undefined): boolean {
   return (first > 0x20 && first < 0x7f) || value.trim() !== "";
 }
 
+/** Whether a property schema carries a description, itself or through a local $ref. */
 function hasDescription(root: JsonObject, property: Json): boolean {
   if (!isJsonObject(property)) return false;
   if (holdsText(text(property.description))) return true;

@@ -59,9 +59,8 @@ export class SchemaHits {
   constructor(profiles: readonly HostProfile[]) {
     const nodeProfiles = profiles.filter((p) => p.node);
     this.wakes = new Wakes(nodeProfiles);
-    const checks = nodeProfiles.map((p, i) => ({ bit: 1 << i, check: p.node as NodeCheck["check"], p }));
-    this.checks = checks.map(({ bit, check }) => ({ bit, check }));
-    this.checksInDefs = checks.filter(({ p }) => p.walkDefs !== false).map(({ bit, check }) => ({ bit, check }));
+    this.checks = nodeProfiles.map((p, i) => ({ bit: 1 << i, check: p.node as NodeCheck["check"] }));
+    this.checksInDefs = this.checks.filter((_, i) => nodeProfiles[i]!.walkDefs !== false);
   }
 
   /** The places of the rule `place` last counted (NAMED): `named` adds to them. */
